@@ -1,0 +1,1 @@
+"""Benchmarks: the reference against the anchors it is measured by."""

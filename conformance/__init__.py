@@ -1,0 +1,1 @@
+"""The conformance kit (arrives with issue 3)."""

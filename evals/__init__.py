@@ -1,0 +1,1 @@
+"""The labelled eval harness (arrives with issue 4)."""

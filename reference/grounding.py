@@ -1,0 +1,97 @@
+"""Grounding: does each claim of an answer rest on a retrieved chunk?"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ragward.errors import InvalidArgument
+from ragward.reference.ranking import Scored
+from ragward.reference.text import content_terms
+
+__all__ = ["Claim", "ClaimCheck", "GroundingReport", "check_grounding"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of an answer; ``citation`` is filled in when it is supported."""
+
+    text: str
+    citation: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """The best evidence found for a claim: its overlap and the chunk that gave it."""
+
+    claim: Claim
+    overlap: float
+    chunk_id: str | None
+    citation: str | None
+
+
+@dataclass(frozen=True)
+class GroundingReport:
+    """Claims split into supported (each with a citation) and unsupported."""
+
+    supported: tuple[Claim, ...]
+    unsupported: tuple[Claim, ...]
+    checks: tuple[ClaimCheck, ...] = ()
+
+    @property
+    def is_grounded(self) -> bool:
+        """True when no claim is unsupported."""
+        return not self.unsupported
+
+    @property
+    def coverage(self) -> float:
+        """Share of claims supported (1.0 for no claims)."""
+        total = len(self.supported) + len(self.unsupported)
+        return len(self.supported) / total if total else 1.0
+
+
+def check_grounding(
+    claims: Sequence[Claim],
+    retrieved: Sequence[Scored],
+    *,
+    min_overlap: float = 0.6,
+) -> GroundingReport:
+    """Support each claim with the retrieved chunk sharing most of its content words.
+
+    A claim's overlap with a chunk is the share of the claim's distinct content words
+    (terms minus stopwords) that the chunk contains. A claim is supported, and cites that
+    chunk, when its best overlap reaches ``min_overlap``; equal overlaps go to the smaller
+    ``chunk_id``, so the verdict does not depend on the order of ``retrieved``. Only the
+    retrieved set is searched: a claim nothing retrieved backs stays unsupported, and so
+    does a claim with no content words at all, which nothing could back.
+
+    >>> report = check_grounding([Claim("bananas are yellow")], [])
+    >>> report.is_grounded, report.coverage
+    (False, 0.0)
+    """
+    if isinstance(min_overlap, bool) or not isinstance(min_overlap, int | float):
+        raise InvalidArgument(f"min_overlap must be a number in (0, 1], got {min_overlap!r}")
+    if not 0.0 < min_overlap <= 1.0:
+        raise InvalidArgument(f"min_overlap must be in (0, 1], got {min_overlap!r}")
+    evidence = [(s.chunk, content_terms(s.chunk.text)) for s in retrieved]
+    supported: list[Claim] = []
+    unsupported: list[Claim] = []
+    checks: list[ClaimCheck] = []
+    for claim in claims:
+        terms = content_terms(claim.text)
+        best: tuple[float, str, str] | None = None
+        if terms:
+            for chunk, chunk_terms in evidence:
+                overlap = len(terms & chunk_terms) / len(terms)
+                if overlap > 0 and (best is None or (-overlap, chunk.chunk_id) < (-best[0], best[1])):
+                    best = (overlap, chunk.chunk_id, chunk.citation())
+        if best is not None and best[0] >= min_overlap:
+            supported.append(replace(claim, citation=best[2]))
+        else:
+            unsupported.append(replace(claim, citation=None))
+        checks.append(
+            ClaimCheck(claim, best[0], best[1], best[2])
+            if best is not None
+            else ClaimCheck(claim, 0.0, None, None)
+        )
+    return GroundingReport(tuple(supported), tuple(unsupported), tuple(checks))

@@ -1,0 +1,171 @@
+"""One tenant's partition: its chunks, their entitlement columns and both indexes.
+
+Every tenant gets its own namespace, so a search never reads another tenant's rows and
+its cost does not grow with the number of tenants. Within a namespace, chunks are rows;
+classification, barrier, freshness tick and liveness are numpy columns from which an
+asker's eligibility mask is computed in one vectorised pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ragward.errors import VersionConflict
+from ragward.reference.chunking import Chunk
+from ragward.reference.dense import VectorIndex
+from ragward.reference.documents import CLASSIFICATIONS, Document, Principal
+from ragward.reference.lexical import BM25Index, BM25Params
+from ragward.reference.text import tokenize
+
+__all__ = ["Namespace"]
+
+Mask = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+
+# Compact when dead rows outnumber live ones and there are at least this many.
+_COMPACT_MIN_DEAD = 1024
+
+
+class _Column:
+    """A growable 1-d numpy array (amortised O(1) append)."""
+
+    def __init__(self, dtype: type[np.generic]) -> None:
+        self._data = np.zeros(16, dtype=dtype)
+        self.size = 0
+
+    def extend(self, values: list[int] | list[bool]) -> None:
+        needed = self.size + len(values)
+        if needed > self._data.size:
+            grown = np.zeros(max(needed, 2 * self._data.size), dtype=self._data.dtype)
+            grown[: self.size] = self._data[: self.size]
+            self._data = grown
+        self._data[self.size : needed] = values
+        self.size = needed
+
+    def view(self) -> npt.NDArray[np.generic]:
+        return self._data[: self.size]
+
+
+@dataclass
+class _DocState:
+    version: int
+    rows: list[int]  # empty once deleted; the version stays as a tombstone
+
+
+class Namespace:
+    """Chunks of one tenant with their lexical and dense indexes."""
+
+    def __init__(self, tenant: str, params: BM25Params, dimensions: int) -> None:
+        self.tenant = tenant
+        self.lexical = BM25Index(params)
+        self.vectors = VectorIndex(dimensions)
+        self.chunks: list[Chunk] = []
+        self.docs: dict[str, _DocState] = {}
+        self._live = _Column(np.bool_)
+        self._clearance = _Column(np.int8)
+        self._barrier = _Column(np.int32)
+        self._tick = _Column(np.int64)
+        self._barrier_codes: dict[str, int] = {}
+        self._dead = 0
+
+    @property
+    def live_rows(self) -> int:
+        return len(self.chunks) - self._dead
+
+    def version_of(self, doc_id: str) -> int | None:
+        """The newest version ever ingested for ``doc_id`` (deleted or not)."""
+        state = self.docs.get(doc_id)
+        return None if state is None else state.version
+
+    def check_version(self, document: Document) -> None:
+        current = self.version_of(document.doc_id)
+        if current is not None and document.version <= current:
+            raise VersionConflict(
+                f"document {document.doc_id!r} of tenant {document.tenant!r} is already at "
+                f"version {current}; refusing version {document.version} "
+                "(an upsert must carry a newer version)"
+            )
+
+    def upsert(
+        self, document: Document, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats
+    ) -> None:
+        """Replace every chunk of ``document``'s previous version with ``chunks``.
+
+        The caller holds the retriever's lock and has already checked the version, so the
+        swap is atomic to readers.
+        """
+        self.check_version(document)
+        state = self.docs.get(document.doc_id)
+        if state is not None:
+            self._kill(state.rows)
+        first = len(self.chunks)
+        self._append(chunks, tokens, vectors)
+        self.docs[document.doc_id] = _DocState(document.version, list(range(first, len(self.chunks))))
+        self._maybe_compact()
+
+    def delete(self, doc_id: str) -> bool:
+        """Remove the document's chunks; its version stays as a tombstone."""
+        state = self.docs.get(doc_id)
+        if state is None or not state.rows:
+            return False
+        self._kill(state.rows)
+        state.rows = []
+        self._maybe_compact()
+        return True
+
+    def _append(self, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats) -> None:
+        for chunk, chunk_tokens in zip(chunks, tokens, strict=True):
+            self.lexical.add(len(self.chunks), chunk_tokens)
+            self.chunks.append(chunk)
+        self.vectors.add(vectors)
+        self._live.extend([True] * len(chunks))
+        self._clearance.extend([CLASSIFICATIONS.index(c.classification) for c in chunks])
+        self._barrier.extend([self._barrier_code(c.barrier) for c in chunks])
+        self._tick.extend([c.updated_tick for c in chunks])
+
+    def _barrier_code(self, barrier: str | None) -> int:
+        if barrier is None:
+            return 0
+        return self._barrier_codes.setdefault(barrier, len(self._barrier_codes) + 1)
+
+    def _kill(self, rows: list[int]) -> None:
+        self._live.view()[rows] = False
+        self._dead += len(rows)
+
+    def _maybe_compact(self) -> None:
+        if self._dead < _COMPACT_MIN_DEAD or self._dead <= self.live_rows:
+            return
+        live = np.flatnonzero(self._live.view())
+        fresh = Namespace(self.tenant, self.lexical.params, self.vectors.dimensions)
+        fresh._barrier_codes = self._barrier_codes
+        remap = {int(old): new for new, old in enumerate(live)}
+        fresh._append(
+            [self.chunks[i] for i in live],
+            [tokenize(self.chunks[i].text) for i in live],
+            self.vectors.matrix()[live],
+        )
+        for state in self.docs.values():
+            state.rows = [remap[r] for r in state.rows]
+        fresh.docs = self.docs
+        self.__dict__.update(fresh.__dict__)
+
+    def live(self) -> Mask:
+        return self._live.view().astype(np.bool_, copy=False)
+
+    def visible(self, principal: Principal) -> Mask:
+        """Live rows ``principal`` is entitled to: clearance and barriers (tenant is ours)."""
+        mask = self.live() & (self._clearance.view() <= principal.clearance)
+        codes = [self._barrier_codes[b] for b in principal.barriers if b in self._barrier_codes]
+        barrier = self._barrier.view()
+        mask &= (barrier == 0) | np.isin(barrier, codes)
+        return mask
+
+    def stale(self, now_tick: int, max_stale_ticks: int | None) -> Mask:
+        """Rows older than the freshness contract allows at ``now_tick``."""
+        ticks = self._tick.view()
+        if max_stale_ticks is None:
+            return np.zeros(ticks.size, dtype=np.bool_)
+        return (now_tick - ticks) > max_stale_ticks

@@ -1,0 +1,80 @@
+"""Second-stage reranking over the fused candidates, behind a small protocol."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ragward.reference.chunking import Chunk
+from ragward.reference.ranking import Scored, ranked
+from ragward.reference.text import tokenize
+
+__all__ = ["LexicalOverlapReranker", "Reranker", "rerank"]
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores (query, chunk) pairs together, as a cross-encoder does."""
+
+    @property
+    def name(self) -> str:
+        """A stable name for reports."""
+        ...
+
+    def score(self, query: str, chunks: Sequence[Chunk]) -> list[float]:
+        """One score per chunk, in the order given; higher is more relevant."""
+        ...
+
+
+class LexicalOverlapReranker:
+    """A deterministic stand-in for a cross-encoder.
+
+    Score = share of the query's distinct terms the chunk contains, plus a quarter of the
+    chunk's density of query terms (occurrences of query terms / chunk length). It reads
+    the pair together, so it can prefer a chunk that covers the question over one that
+    merely repeats a single query word.
+
+    >>> from ragward.reference.chunking import Chunk
+    >>> c = Chunk("d::1", "d", "t", "dual control release", "s", 0, 20, "public", None, 1, 0)
+    >>> LexicalOverlapReranker().score("release control", [c])
+    [1.1666666666666667]
+    """
+
+    name = "lexical-overlap"
+
+    def score(self, query: str, chunks: Sequence[Chunk]) -> list[float]:
+        query_terms = sorted(set(tokenize(query)))
+        if not query_terms:
+            return [0.0] * len(chunks)
+        scores = []
+        for chunk in chunks:
+            tokens = tokenize(chunk.text)
+            counts = Counter(tokens)
+            covered = sum(1 for term in query_terms if counts[term] > 0)
+            density = sum(counts[term] for term in query_terms) / max(1, len(tokens))
+            scores.append(covered / len(query_terms) + 0.25 * density)
+        return scores
+
+
+def rerank(
+    query: str,
+    candidates: Sequence[Scored],
+    *,
+    reranker: Reranker,
+    limit: int,
+    min_score: float = 0.0,
+) -> list[Scored]:
+    """Rescore ``candidates`` and keep those scoring strictly above ``min_score``.
+
+    Only the candidates are read: a reranker can reorder and drop, never add. The floor
+    matters because a first stage always returns *something*; without one, "nothing
+    relevant" looks like "the least irrelevant few".
+    """
+    scores = reranker.score(query, [c.chunk for c in candidates])
+    if len(scores) != len(candidates):
+        raise ValueError(
+            f"reranker {reranker.name!r} returned {len(scores)} scores for {len(candidates)} chunks"
+        )
+    kept = (Scored(c.chunk, float(s)) for c, s in zip(candidates, scores, strict=True))
+    return ranked(s for s in kept if s.score > min_score)[:limit]

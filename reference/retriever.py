@@ -1,0 +1,316 @@
+"""The authorized hybrid retriever: entitlement as a true pre-filter."""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ragward.errors import InvalidArgument
+from ragward.reference.chunking import Chunk, Chunking, chunk_document
+from ragward.reference.documents import Document, Principal, classification_rank
+from ragward.reference.embedding import Embedder, HashEmbedder
+from ragward.reference.fusion import reciprocal_rank_fusion
+from ragward.reference.lexical import BM25Params
+from ragward.reference.namespace import Namespace
+from ragward.reference.ranking import Scored, top_rows
+from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
+from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
+
+__all__ = ["MODES", "AuthorizedRetriever", "FirstStage", "RetrievalPolicy", "RetrievalResult"]
+
+#: Retrieval modes: both indexes fused, or one of them alone.
+MODES: tuple[str, ...] = ("hybrid", "lexical", "dense")
+
+
+def _positive_int(owner: str, name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgument(f"{owner}.{name} must be an integer >= 1, got {value!r}")
+
+
+@dataclass(frozen=True)
+class RetrievalPolicy:
+    """Per-request settings: freshness contract, mode, fusion, rerank and limits.
+
+    ``max_stale_ticks=None`` means no freshness contract. ``candidate_limit`` bounds each
+    first-stage ranking and the fused list; ``result_limit`` bounds what is returned.
+    """
+
+    max_stale_ticks: int | None = None
+    enable_rerank: bool = True
+    rerank_min_score: float = 0.0
+    candidate_limit: int = 12
+    result_limit: int = 5
+    rrf_k: float = 60
+    mode: str = "hybrid"
+
+    def __post_init__(self) -> None:
+        if self.max_stale_ticks is not None and (
+            isinstance(self.max_stale_ticks, bool)
+            or not isinstance(self.max_stale_ticks, int)
+            or self.max_stale_ticks < 0
+        ):
+            raise InvalidArgument(
+                f"RetrievalPolicy.max_stale_ticks must be None or an integer >= 0, "
+                f"got {self.max_stale_ticks!r}"
+            )
+        if not isinstance(self.enable_rerank, bool):
+            raise InvalidArgument(
+                f"RetrievalPolicy.enable_rerank must be a bool, got {self.enable_rerank!r}"
+            )
+        if (
+            isinstance(self.rerank_min_score, bool)
+            or not isinstance(self.rerank_min_score, int | float)
+            or not math.isfinite(self.rerank_min_score)
+        ):
+            raise InvalidArgument(
+                f"RetrievalPolicy.rerank_min_score must be a finite number, "
+                f"got {self.rerank_min_score!r}"
+            )
+        _positive_int("RetrievalPolicy", "candidate_limit", self.candidate_limit)
+        _positive_int("RetrievalPolicy", "result_limit", self.result_limit)
+        if (
+            isinstance(self.rrf_k, bool)
+            or not isinstance(self.rrf_k, int | float)
+            or not (math.isfinite(self.rrf_k) and self.rrf_k > 0)
+        ):
+            raise InvalidArgument(f"RetrievalPolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
+        if self.mode not in MODES:
+            raise InvalidArgument(
+                f"RetrievalPolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
+            )
+
+
+@dataclass(frozen=True)
+class RetrievalResult:
+    """Ranked chunks plus the audit record of how they were chosen.
+
+    The counts are audit data, never for the end user: ``considered`` is the number of
+    distinct chunks of the tenant's namespace that matched the query in a searched index;
+    of those, ``excluded_by_entitlement`` were not visible to the asker and
+    ``excluded_by_freshness`` were visible but stale. Each chunk is counted once.
+    """
+
+    chunks: tuple[Scored, ...]
+    degraded: tuple[str, ...] = ()
+    considered: int = 0
+    excluded_by_entitlement: int = 0
+    excluded_by_freshness: int = 0
+
+    @property
+    def citations(self) -> tuple[str, ...]:
+        """The citation of each returned chunk, in rank order."""
+        return tuple(s.chunk.citation() for s in self.chunks)
+
+    @property
+    def eligible_matches(self) -> int:
+        """Matching chunks inside the asker's eligible view."""
+        return self.considered - self.excluded_by_entitlement - self.excluded_by_freshness
+
+
+@dataclass(frozen=True)
+class FirstStage:
+    """Both first-stage rankings over the eligible view, before fusion and rerank."""
+
+    query: str
+    lexical: tuple[Scored, ...]
+    dense: tuple[Scored, ...]
+    degraded: tuple[str, ...] = ()
+    considered: int = 0
+    excluded_by_entitlement: int = 0
+    excluded_by_freshness: int = 0
+
+
+@dataclass
+class AuthorizedRetriever:
+    """Hybrid retrieval that is authorized by construction.
+
+    Three enforcement points: the tenant selects the namespace searched (other tenants'
+    chunks are never read); clearance and barriers, then the freshness contract, form an
+    eligibility mask applied *before* any ranking, so an ineligible chunk never takes a
+    candidate slot, never changes how many results come back and never moves a score
+    (BM25's ``N``, ``avgdl`` and document frequencies are taken over the eligible view).
+
+    >>> r = AuthorizedRetriever()
+    >>> _ = r.ingest(Document("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
+    >>> [s.chunk.chunk_id for s in r.retrieve("PMT-7", Principal("u1", "acme")).chunks]
+    ['d1::1']
+    """
+
+    embedder: Embedder = field(default_factory=HashEmbedder)
+    reranker: Reranker = field(default_factory=LexicalOverlapReranker)
+    chunking: Chunking = field(default_factory=Chunking)
+    bm25: BM25Params = field(default_factory=BM25Params)
+    token_counter: TokenCounter = estimate_tokens
+    _namespaces: dict[str, Namespace] = field(default_factory=dict, init=False, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
+
+    # -- writes -----------------------------------------------------------------------
+
+    def ingest(self, document: Document) -> tuple[Chunk, ...]:
+        """Upsert ``document``: its chunks replace every chunk of its previous version.
+
+        The version must be newer than any version ever ingested under the same
+        ``(tenant, doc_id)``, deleted ones included; otherwise
+        :class:`~ragward.errors.VersionConflict` is raised and nothing changes.
+        """
+        if not isinstance(document, Document):
+            raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+        with self._lock:
+            namespace = self._namespace(document.tenant)
+            namespace.check_version(document)
+        # Chunk and embed outside the lock: a failure here leaves the index untouched.
+        chunks = chunk_document(
+            document,
+            max_tokens=self.chunking.max_tokens,
+            overlap_tokens=self.chunking.overlap_tokens,
+            token_counter=self.token_counter,
+        )
+        tokens = [tokenize(c.text) for c in chunks]
+        vectors = self.embedder.embed([c.text for c in chunks])
+        with self._lock:
+            namespace.upsert(document, chunks, tokens, vectors)
+        return tuple(chunks)
+
+    def delete(self, tenant: str, doc_id: str) -> bool:
+        """Remove a document from results, counts and statistics; False if not present."""
+        with self._lock:
+            namespace = self._namespaces.get(tenant)
+            return namespace is not None and namespace.delete(doc_id)
+
+    def version_of(self, tenant: str, doc_id: str) -> int | None:
+        """Newest version ever ingested under ``(tenant, doc_id)``, or None."""
+        with self._lock:
+            namespace = self._namespaces.get(tenant)
+            return None if namespace is None else namespace.version_of(doc_id)
+
+    def _namespace(self, tenant: str) -> Namespace:
+        namespace = self._namespaces.get(tenant)
+        if namespace is None:
+            namespace = Namespace(tenant, self.bm25, self.embedder.dimensions)
+            self._namespaces[tenant] = namespace
+        return namespace
+
+    # -- reads ------------------------------------------------------------------------
+
+    @staticmethod
+    def visible(principal: Principal, chunk: Chunk) -> bool:
+        """Whether ``principal`` is entitled to ``chunk`` (freshness aside)."""
+        return (
+            chunk.tenant == principal.tenant
+            and classification_rank(chunk.classification) <= principal.clearance
+            and (chunk.barrier is None or chunk.barrier in principal.barriers)
+        )
+
+    def retrieve(
+        self,
+        query: str,
+        principal: Principal,
+        *,
+        now_tick: int = 0,
+        policy: RetrievalPolicy | None = None,
+    ) -> RetrievalResult:
+        """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
+        policy = policy or RetrievalPolicy()
+        return self.finish(self.first_stage(query, principal, now_tick=now_tick, policy=policy), policy)
+
+    def first_stage(
+        self,
+        query: str,
+        principal: Principal,
+        *,
+        now_tick: int = 0,
+        policy: RetrievalPolicy | None = None,
+    ) -> FirstStage:
+        """The lexical and dense rankings over the eligible view, each cut at
+        ``policy.candidate_limit``, with the audit counts."""
+        policy = policy or RetrievalPolicy()
+        if not isinstance(principal, Principal):
+            raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
+        if not isinstance(query, str):
+            raise InvalidArgument(f"query must be a string, got {query!r}")
+        if isinstance(now_tick, bool) or not isinstance(now_tick, int):
+            raise InvalidArgument(f"now_tick must be an integer, got {now_tick!r}")
+        degraded: list[str] = []
+        query_vector: npt.NDArray[np.float64] | None = None
+        if policy.mode != "lexical":
+            try:
+                query_vector = self.embedder.embed([query])[0]
+            except Exception:  # a failed embedder degrades the answer, it does not fail it
+                degraded.append("dense")
+        with self._lock:
+            namespace = self._namespaces.get(principal.tenant)
+            if namespace is None or namespace.live_rows == 0:
+                return FirstStage(query, (), (), tuple(degraded))
+            live = namespace.live()
+            visible = namespace.visible(principal)
+            eligible = visible & ~namespace.stale(now_tick, policy.max_stale_ticks)
+            matched = np.zeros(live.size, dtype=np.bool_)
+            lexical: tuple[Scored, ...] = ()
+            dense: tuple[Scored, ...] = ()
+            if policy.mode != "dense":
+                scores, hit = namespace.lexical.score(tokenize(query), eligible, live)
+                matched |= hit
+                lexical = self._top(namespace, scores, eligible, policy.candidate_limit)
+            if query_vector is not None:
+                scores = namespace.vectors.cosine(query_vector)
+                matched |= live & (scores > 0.0)
+                dense = self._top(namespace, scores, eligible, policy.candidate_limit)
+            hidden = matched & ~visible
+            stale = matched & visible & ~eligible
+            return FirstStage(
+                query,
+                lexical,
+                dense,
+                tuple(degraded),
+                considered=int(np.count_nonzero(matched)),
+                excluded_by_entitlement=int(np.count_nonzero(hidden)),
+                excluded_by_freshness=int(np.count_nonzero(stale)),
+            )
+
+    @staticmethod
+    def _top(
+        namespace: Namespace,
+        scores: npt.NDArray[np.float64],
+        eligible: npt.NDArray[np.bool_],
+        limit: int,
+    ) -> tuple[Scored, ...]:
+        rows = np.flatnonzero(eligible & (scores > 0.0))
+        best = top_rows(rows, scores, namespace.chunks, limit)
+        return tuple(Scored(namespace.chunks[i], float(scores[i])) for i in best)
+
+    def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
+        """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""
+        policy = policy or RetrievalPolicy()
+        degraded = list(first.degraded)
+        if policy.mode == "hybrid":
+            rankings = [r for r in (first.lexical, first.dense) if r]
+            candidates = reciprocal_rank_fusion(rankings, k=policy.rrf_k, limit=policy.candidate_limit)
+        else:
+            candidates = list(first.lexical if policy.mode == "lexical" else first.dense)
+        final: list[Scored]
+        if not policy.enable_rerank:
+            degraded.append("rerank")
+            final = candidates[: policy.result_limit]
+        else:
+            try:
+                final = rerank(
+                    first.query,
+                    candidates,
+                    reranker=self.reranker,
+                    limit=policy.result_limit,
+                    min_score=policy.rerank_min_score,
+                )
+            except Exception:  # a failed reranker is shed, as under latency pressure
+                degraded.append("rerank")
+                final = candidates[: policy.result_limit]
+        return RetrievalResult(
+            tuple(final),
+            tuple(degraded),
+            first.considered,
+            first.excluded_by_entitlement,
+            first.excluded_by_freshness,
+        )

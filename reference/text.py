@@ -1,0 +1,44 @@
+"""Tokens, stopwords and the token counter, shared by every stage that reads text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["STOPWORDS", "TokenCounter", "content_terms", "estimate_tokens", "tokenize"]
+
+#: Counts the tokens of a text. Must be deterministic; the default is :func:`estimate_tokens`.
+TokenCounter = Callable[[str], int]
+
+# Letters and digits of any script (never "_"), with inner hyphens; for ASCII text this is
+# exactly ``[a-z0-9][a-z0-9-]*`` after lower-casing.
+_TOKEN_RE = re.compile(r"[^\W_](?:[^\W_]|-)*")
+
+#: Words that carry no evidence on their own; grounding ignores them.
+STOPWORDS: frozenset[str] = frozenset(
+    """the a an is are was were be been of to in on for and or it this that with as at by
+    from has have had will would can could should may might""".split()
+)
+
+
+def estimate_tokens(text: str) -> int:
+    """A deterministic stand-in for a tokenizer: ``ceil(len(text) / 4)``.
+
+    >>> estimate_tokens("abcde")
+    2
+    """
+    return (len(text) + 3) // 4
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased alphanumeric terms, hyphens kept after the first character.
+
+    >>> tokenize("Payment PMT-771, held.")
+    ['payment', 'pmt-771', 'held']
+    """
+    return _TOKEN_RE.findall(text.lower())
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """The distinct non-stopword terms of ``text``."""
+    return frozenset(tokenize(text)) - STOPWORDS
