@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from ragward.errors import BudgetError, InvalidArgument
 from ragward.reference.ranking import Scored
@@ -14,7 +14,7 @@ from ragward.reference.text import TokenCounter, estimate_tokens
 __all__ = ["AssembledContext", "Segment", "assemble_context", "neutralise"]
 
 
-class Segment(str, Enum):
+class Segment(StrEnum):
     """Prompt segments in emission order: stable content first, the question last.
 
     Provider-side prefix caches are invalidated by the first changed byte, so what varies
@@ -100,11 +100,11 @@ def assemble_context(
         Segment.QUESTION: question,
     }
     blocks = {
-        segment: f"[{segment.value}]\n{neutralise(value)}" for segment, value in fixed.items() if value
+        segment: f"[{segment.value}]\n{neutralise(value)}"
+        for segment, value in fixed.items()
+        if value
     }
-    rendered_chunks = [
-        f"<<{s.chunk.citation()}>>\n{neutralise(s.chunk.text)}" for s in retrieved
-    ]
+    rendered_chunks = [f"<<{s.chunk.citation()}>>\n{neutralise(s.chunk.text)}" for s in retrieved]
 
     def render(count: int) -> str:
         parts = []

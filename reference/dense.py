@@ -66,7 +66,9 @@ def _row_dots(matrix: Floats, other: Floats) -> Floats:
     for start in range(0, matrix.shape[0], _BLOCK_ROWS):
         stop = min(start + _BLOCK_ROWS, matrix.shape[0])
         product = block[: stop - start]
-        np.multiply(matrix[start:stop], other if other.ndim == 1 else other[start:stop], out=product)
+        np.multiply(
+            matrix[start:stop], other if other.ndim == 1 else other[start:stop], out=product
+        )
         np.sum(product, axis=1, out=out[start:stop])
     return out
 

@@ -22,7 +22,8 @@ def classification_rank(name: str, *, field: str = "classification") -> int:
         return CLASSIFICATIONS.index(name)
     except ValueError:
         raise InvalidArgument(
-            f"{field}: unknown classification {name!r}; expected one of {', '.join(CLASSIFICATIONS)}"
+            f"{field}: unknown classification {name!r}; "
+            f"expected one of {', '.join(CLASSIFICATIONS)}"
         ) from None
 
 

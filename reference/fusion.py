@@ -47,5 +47,7 @@ def reciprocal_rank_fusion(
             seen.add(key)
             contributions.setdefault(key, []).append(1.0 / (k + rank))
             chunks.setdefault(key, scored)
-    fused = ranked(Scored(chunks[key].chunk, math.fsum(terms)) for key, terms in contributions.items())
+    fused = ranked(
+        Scored(chunks[key].chunk, math.fsum(terms)) for key, terms in contributions.items()
+    )
     return fused if limit is None else fused[:limit]

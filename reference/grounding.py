@@ -83,7 +83,9 @@ def check_grounding(
         if terms:
             for chunk, chunk_terms in evidence:
                 overlap = len(terms & chunk_terms) / len(terms)
-                if overlap > 0 and (best is None or (-overlap, chunk.chunk_id) < (-best[0], best[1])):
+                if overlap > 0 and (
+                    best is None or (-overlap, chunk.chunk_id) < (-best[0], best[1])
+                ):
                     best = (overlap, chunk.chunk_id, chunk.citation())
         if best is not None and best[0] >= min_overlap:
             supported.append(replace(claim, citation=best[2]))

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
 from ragward.errors import InvalidArgument
 
 __all__ = ["BM25Index", "BM25Params"]
@@ -119,5 +118,7 @@ class BM25Index:
                 continue
             idf = math.log(1.0 + (n_eligible - df + 0.5) / (df + 0.5))
             norm = k1 * (1.0 - b + b * lengths[rows] / avgdl)
-            scores[rows] += query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
+            scores[rows] += (
+                query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
+            )
         return scores, matched

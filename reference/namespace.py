@@ -9,10 +9,10 @@ asker's eligibility mask is computed in one vectorised pass.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
 from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
 from ragward.reference.dense import VectorIndex
@@ -45,7 +45,7 @@ class _Column:
         self._data[self.size : needed] = values
         self.size = needed
 
-    def view(self) -> npt.NDArray[np.generic]:
+    def view(self) -> npt.NDArray[Any]:
         return self._data[: self.size]
 
 
@@ -103,7 +103,9 @@ class Namespace:
             self._kill(state.rows)
         first = len(self.chunks)
         self._append(chunks, tokens, vectors)
-        self.docs[document.doc_id] = _DocState(document.version, list(range(first, len(self.chunks))))
+        self.docs[document.doc_id] = _DocState(
+            document.version, list(range(first, len(self.chunks)))
+        )
         self._maybe_compact()
 
     def delete(self, doc_id: str) -> bool:
@@ -153,7 +155,8 @@ class Namespace:
         self.__dict__.update(fresh.__dict__)
 
     def live(self) -> Mask:
-        return self._live.view().astype(np.bool_, copy=False)
+        live: Mask = self._live.view()
+        return live
 
     def visible(self, principal: Principal) -> Mask:
         """Live rows ``principal`` is entitled to: clearance and barriers (tenant is ours)."""
@@ -168,4 +171,5 @@ class Namespace:
         ticks = self._tick.view()
         if max_stale_ticks is None:
             return np.zeros(ticks.size, dtype=np.bool_)
-        return (now_tick - ticks) > max_stale_ticks
+        stale: Mask = (now_tick - ticks) > max_stale_ticks
+        return stale

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-
 from ragward.errors import InvalidArgument
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.documents import Document, Principal, classification_rank
@@ -215,7 +214,9 @@ class AuthorizedRetriever:
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
         policy = policy or RetrievalPolicy()
-        return self.finish(self.first_stage(query, principal, now_tick=now_tick, policy=policy), policy)
+        return self.finish(
+            self.first_stage(query, principal, now_tick=now_tick, policy=policy), policy
+        )
 
     def first_stage(
         self,
@@ -288,7 +289,9 @@ class AuthorizedRetriever:
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]
-            candidates = reciprocal_rank_fusion(rankings, k=policy.rrf_k, limit=policy.candidate_limit)
+            candidates = reciprocal_rank_fusion(
+                rankings, k=policy.rrf_k, limit=policy.candidate_limit
+            )
         else:
             candidates = list(first.lexical if policy.mode == "lexical" else first.dense)
         final: list[Scored]
