@@ -16,10 +16,42 @@ _TOKEN_RE = re.compile(r"[^\W_](?:[^\W_]|-)*")
 
 #: Words that carry no evidence on their own; grounding ignores them.
 STOPWORDS: frozenset[str] = frozenset(
-    (
-        "the a an is are was were be been of to in on for and or it this that with as at by "
-        "from has have had will would can could should may might"
-    ).split()
+    [
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "and",
+        "or",
+        "it",
+        "this",
+        "that",
+        "with",
+        "as",
+        "at",
+        "by",
+        "from",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "may",
+        "might",
+    ]
 )
 
 
