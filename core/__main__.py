@@ -1,0 +1,7 @@
+"""``python -m ragward``."""
+
+import sys
+
+from ragward.cli import main
+
+sys.exit(main())

@@ -1,0 +1,83 @@
+"""Import direction and packaging layout, checked on the source tree."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# package folder -> ragward packages its modules must never import
+FORBIDDEN = {
+    "conformance": ("ragward.reference", "ragward.evals", "ragward.bench", "ragward.demo"),
+    "reference": ("ragward.conformance", "ragward.evals", "ragward.bench", "ragward.demo"),
+    "evals": ("ragward.bench", "ragward.demo"),
+}
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+@pytest.mark.parametrize("folder", sorted(FORBIDDEN))
+def test_import_direction(folder: str) -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for name in _imports(path)
+        if any(name == banned or name.startswith(banned + ".") for banned in FORBIDDEN[folder])
+    ]
+    assert offenders == []
+
+
+def test_evals_use_only_the_public_reference() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / "evals").rglob("*.py"))
+        for name in _imports(path)
+        if name.startswith("ragward.reference.")
+    ]
+    assert offenders == []
+
+
+def test_every_root_folder_is_mapped_into_ragward() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    mapping = config["tool"]["setuptools"]["package-dir"]
+    packages = config["tool"]["setuptools"]["packages"]
+    assert sorted(mapping) == sorted(packages)
+    for package, folder in mapping.items():
+        assert package == "ragward" or package.startswith("ragward.")
+        assert (ROOT / folder / "__init__.py").is_file(), folder
+    for folder in ("reference", "conformance", "evals"):
+        assert mapping[f"ragward.{folder}"] == folder
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line for line in readme.splitlines() if line.startswith("python3 -m venv")]
+    assert len(commands) == 2, commands
+    assert commands[1] in ci.splitlines()
+    assert "ragward demo" in commands[0]
+
+
+def test_readme_example_prints_what_it_says() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = [
+        line.split("# ", 1)[1].strip() for line in block.splitlines() if line.startswith("print(")
+    ]
+    assert expected
+    printed: list[str] = []
+    exec(block, {"print": lambda *args: printed.append(" ".join(map(str, args)))})
+    assert printed == expected
