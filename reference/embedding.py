@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
 from ragward.errors import InvalidArgument
 from ragward.reference.text import tokenize
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
 from ragward.errors import InvalidArgument
 
 __all__ = ["BM25Index", "BM25Params"]

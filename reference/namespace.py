@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
 from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
 from ragward.reference.dense import VectorIndex

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
 from ragward.reference.chunking import Chunk
 
 __all__ = ["Scored", "ranked", "top_rows"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+
 from ragward.errors import InvalidArgument
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.documents import Document, Principal, classification_rank

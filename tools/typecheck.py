@@ -21,22 +21,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def build_tree() -> Path:
-    """Create ``.typecheck/`` mirroring ``[tool.setuptools.package-dir]``; return it."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+def build_tree(root: Path = ROOT) -> Path:
+    """Create ``root/.typecheck/`` mirroring ``[tool.setuptools.package-dir]``; return it."""
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     mapping: dict[str, str] = config["tool"]["setuptools"]["package-dir"]
-    tree = ROOT / ".typecheck"
+    tree = root / ".typecheck"
     shutil.rmtree(tree, ignore_errors=True)
     for package, folder in sorted(mapping.items()):
         target = tree.joinpath(*package.split("."))
         target.parent.mkdir(parents=True, exist_ok=True)
         if package == "ragward":
             target.mkdir()
-            for entry in (ROOT / folder).iterdir():
+            for entry in (root / folder).iterdir():
                 if entry.name != "__pycache__":
                     (target / entry.name).symlink_to(os.path.relpath(entry, target))
         elif not target.exists():
-            target.symlink_to(os.path.relpath(ROOT / folder, target.parent))
+            target.symlink_to(os.path.relpath(root / folder, target.parent))
     return tree
 
 

@@ -1,0 +1,213 @@
+"""Plant known defects in a copy of the reference and check the tests catch each one.
+
+Every mutant is one realistic defect of the kind SPEC.md says the seed has or a careless
+port would introduce. For each, the script copies the source tree to a temporary folder,
+applies the one-line change, puts the copy ahead of the installed package on
+``PYTHONPATH`` and runs the reference tests; a mutant is *killed* when they fail. The
+unchanged copy must pass first, or no kill means anything.
+
+    python tools/mutants.py              # all mutants, report table
+    python tools/mutants.py upsert-keeps-old   # one mutant by name
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from typecheck import build_tree  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    defect: str
+    path: str
+    old: str
+    new: str
+
+
+MUTANTS = (
+    Mutant(
+        "post-filter",
+        "top-k over the whole namespace, eligibility applied afterwards",
+        "reference/retriever.py",
+        "        rows = np.flatnonzero(eligible & (scores > 0.0))\n"
+        "        best = top_rows(rows, scores, namespace.chunks, limit)\n",
+        "        rows = np.flatnonzero(namespace.live() & (scores > 0.0))\n"
+        "        best = top_rows(rows, scores, namespace.chunks, limit)\n"
+        "        best = [r for r in best if eligible[r]]\n",
+    ),
+    Mutant(
+        "namespace-statistics",
+        "BM25 N and avgdl over every live row of the namespace",
+        "reference/lexical.py",
+        "avgdl = float(lengths[eligible].sum()) / n_eligible",
+        "n_eligible = int(np.count_nonzero(live))\n"
+        "        avgdl = float(lengths[live].sum()) / n_eligible",
+    ),
+    Mutant(
+        "namespace-df",
+        "BM25 document frequency over every live row of the namespace",
+        "reference/lexical.py",
+        "            df = rows.size\n",
+        "            df = int(np.count_nonzero(live[self._postings(term)[0]]))\n",
+    ),
+    Mutant(
+        "double-count",
+        "an excluded chunk counted once per index it matched in",
+        "reference/retriever.py",
+        "excluded_by_entitlement=int(np.count_nonzero(hidden)),",
+        "excluded_by_entitlement=int(np.count_nonzero(hidden))\n"
+        "                + (int(np.count_nonzero(hidden)) if query_vector is not None else 0),",
+    ),
+    Mutant(
+        "upsert-keeps-old",
+        "a new version is added without retiring the old version's chunks",
+        "reference/namespace.py",
+        "        if state is not None:\n            self._kill(state.rows)\n",
+        "",
+    ),
+    Mutant(
+        "equal-version-accepted",
+        "re-ingesting the same version is accepted",
+        "reference/namespace.py",
+        "document.version <= current",
+        "document.version < current",
+    ),
+    Mutant(
+        "delete-noop",
+        "delete forgets the document but leaves its chunks in the index",
+        "reference/namespace.py",
+        "        self._kill(state.rows)\n        state.rows = []\n",
+        "        state.rows = []\n",
+    ),
+    Mutant(
+        "shared-namespace",
+        "one namespace for every tenant, with no tenant check",
+        "reference/retriever.py",
+        "namespace = self._namespace(document.tenant)",
+        'namespace = self._namespace("*")',
+    ),
+    Mutant(
+        "barrier-ignored",
+        "information barriers not enforced",
+        "reference/namespace.py",
+        "mask &= (barrier == 0) | np.isin(barrier, codes)",
+        "mask &= barrier >= 0",
+    ),
+    Mutant(
+        "rejoined-citation",
+        "chunk text re-joined with single spaces (the seed's citation bug)",
+        "reference/chunking.py",
+        "text=text[begin:finish],",
+        'text=" ".join(text[begin:finish].split()),',
+    ),
+    Mutant(
+        "budget-ignores-separators",
+        "budget measured on the pieces, not on the assembled text",
+        "reference/assembly.py",
+        "        tokens = token_counter(text)\n        if tokens <= budget_tokens:",
+        "        tokens = token_counter(text.replace(_SEPARATOR, ''))\n"
+        "        if tokens <= budget_tokens:",
+    ),
+    Mutant(
+        "no-neutralise",
+        "retrieved text and question pasted verbatim (header forging)",
+        "reference/assembly.py",
+        "    lines = text.splitlines(keepends=True)\n",
+        "    return text\n    lines = text.splitlines(keepends=True)\n",
+    ),
+    Mutant(
+        "unstable-ties",
+        "equal scores ordered by row (ingestion order), not chunk_id",
+        "reference/ranking.py",
+        "key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id)",
+        "key=lambda pair: (-pair[0], pair[1])",
+    ),
+    Mutant(
+        "blas-dense",
+        "dense scores by a BLAS matrix-vector product (position-dependent rounding)",
+        "reference/dense.py",
+        "        dots = _row_dots(matrix, query)\n",
+        "        dots = matrix @ query\n",
+    ),
+    Mutant(
+        "version-zero",
+        "Document accepts version 0",
+        "reference/documents.py",
+        '_require_int("Document", "version", self.version, 1)',
+        '_require_int("Document", "version", self.version, 0)',
+    ),
+)
+
+TEST_COMMAND = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow")
+TEST_TARGETS = ("tests/reference", "tests/bench")
+
+
+def _copy() -> Path:
+    target = Path(tempfile.mkdtemp(prefix="ragward-mutant-"))
+    ignore = shutil.ignore_patterns(
+        ".git", ".venv", ".typecheck", "__pycache__", ".*_cache", ".hypothesis", "reports"
+    )
+    shutil.copytree(ROOT, target, dirs_exist_ok=True, ignore=ignore)
+    return target
+
+
+def _run(copy: Path) -> tuple[bool, str, float]:
+    tree = build_tree(copy)
+    environment = dict(os.environ, PYTHONPATH=str(tree))
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, *TEST_COMMAND, *TEST_TARGETS],
+        cwd=copy,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED")]
+    return result.returncode == 0, (failed[0][7:] if failed else ""), time.perf_counter() - started
+
+
+def main(names: list[str]) -> int:
+    chosen = [m for m in MUTANTS if not names or m.name in names]
+    baseline = _copy()
+    try:
+        passed, first, seconds = _run(baseline)
+    finally:
+        shutil.rmtree(baseline, ignore_errors=True)
+    print(f"baseline (no defect): {'pass' if passed else 'FAIL ' + first} ({seconds:.0f}s)")
+    if not passed:
+        return 1
+    survivors = 0
+    for mutant in chosen:
+        copy = _copy()
+        try:
+            source = copy / mutant.path
+            text = source.read_text(encoding="utf-8")
+            if text.count(mutant.old) != 1:
+                raise SystemExit(
+                    f"{mutant.name}: the text to replace is not unique in {mutant.path}"
+                )
+            source.write_text(text.replace(mutant.old, mutant.new), encoding="utf-8")
+            passed, first, seconds = _run(copy)
+        finally:
+            shutil.rmtree(copy, ignore_errors=True)
+        survivors += passed
+        verdict = "SURVIVED" if passed else f"killed by {first}"
+        print(f"{mutant.name:<26} {mutant.defect:<72} {verdict} ({seconds:.0f}s)", flush=True)
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
