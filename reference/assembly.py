@@ -104,7 +104,10 @@ def assemble_context(
         for segment, value in fixed.items()
         if value
     }
-    rendered_chunks = [f"<<{s.chunk.citation()}>>\n{neutralise(s.chunk.text)}" for s in retrieved]
+    rendered_chunks = [
+        f"<<{' '.join(s.chunk.citation().splitlines())}>>\n{neutralise(s.chunk.text)}"
+        for s in retrieved
+    ]
 
     def render(count: int) -> str:
         parts = []

@@ -81,7 +81,7 @@ def chunk_document(
     Guarantees: each chunk's text is ``document.text[start_char:end_char]``; every word of
     every section lies in some chunk; a chunk exceeds ``max_tokens`` only when it is a
     single longer word; consecutive chunks of a section overlap by at most
-    ``overlap_tokens`` and always advance; no chunk crosses a section boundary.
+    ``overlap_tokens`` and both their ends advance; no chunk crosses a section boundary.
 
     >>> doc = Document("d1", "t", "T", "## Intro\\nHello   world.\\n\\n## End\\nBye")
     >>> [(c.chunk_id, c.section, c.text) for c in chunk_document(doc)]
@@ -120,8 +120,13 @@ def _sections(text: str) -> list[tuple[str, int, int]]:
     sections = [(BODY_SECTION, 0, headings[0].start())]
     for i, heading in enumerate(headings):
         end = headings[i + 1].start() if i + 1 < len(headings) else len(text)
-        sections.append((heading.group(1).strip(), heading.end(), end))
+        sections.append((_one_line(heading.group(1)), heading.end(), end))
     return sections
+
+
+def _one_line(name: str) -> str:
+    """A heading as a one-line section name: any line break inside it becomes a space."""
+    return " ".join(part.strip() for part in name.splitlines() if part.strip())
 
 
 def _windows(
@@ -143,9 +148,15 @@ def _windows(
         windows.append((first, last))
         if last + 1 == len(words):
             break
-        # Step back over as many trailing words as fit in the overlap, but always advance.
+        # Step back over as many trailing words as fit in the overlap, but only while the
+        # next window can still take in a new word: both ends always advance.
         nxt = last + 1
-        while nxt - 1 > first and count(text[words[nxt - 1][0] : words[last][1]]) <= overlap_tokens:
+        following = words[last + 1][1]
+        while (
+            nxt - 1 > first
+            and count(text[words[nxt - 1][0] : words[last][1]]) <= overlap_tokens
+            and count(text[words[nxt - 1][0] : following]) <= max_tokens
+        ):
             nxt -= 1
         first = nxt
     return windows

@@ -6,10 +6,14 @@ from dataclasses import dataclass
 
 from ragward.errors import InvalidArgument
 
-__all__ = ["CLASSIFICATIONS", "Document", "Principal", "classification_rank"]
+__all__ = ["CLASSIFICATIONS", "TICK_MAX", "Document", "Principal", "classification_rank"]
 
 #: Data classifications, least to most sensitive.
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
+
+
+#: Largest tick (and version) a document may carry: ticks are stored as 64-bit integers.
+TICK_MAX = 2**63 - 1
 
 
 def classification_rank(name: str, *, field: str = "classification") -> int:
@@ -39,6 +43,8 @@ def _require_int(owner: str, field: str, value: object, minimum: int) -> None:
         raise InvalidArgument(f"{owner}.{field} must be an integer, got {value!r}")
     if value < minimum:
         raise InvalidArgument(f"{owner}.{field} must be >= {minimum}, got {value!r}")
+    if value > TICK_MAX:
+        raise InvalidArgument(f"{owner}.{field} must be <= 2**63 - 1, got {value!r}")
 
 
 @dataclass(frozen=True)

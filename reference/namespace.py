@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
 from ragward.reference.dense import VectorIndex
-from ragward.reference.documents import CLASSIFICATIONS, Document, Principal
+from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, Document, Principal
 from ragward.reference.lexical import BM25Index, BM25Params
 from ragward.reference.text import tokenize
 
@@ -168,9 +168,17 @@ class Namespace:
         return mask
 
     def stale(self, now_tick: int, max_stale_ticks: int | None) -> Mask:
-        """Rows older than the freshness contract allows at ``now_tick``."""
+        """Rows older than the freshness contract allows at ``now_tick``.
+
+        A row is stale when ``now_tick - updated_tick > max_stale_ticks``, compared as
+        ``updated_tick < now_tick - max_stale_ticks`` in Python integers, so no tick
+        arithmetic can overflow the int64 column.
+        """
         ticks = self._tick.view()
         if max_stale_ticks is None:
             return np.zeros(ticks.size, dtype=np.bool_)
-        stale: Mask = (now_tick - ticks) > max_stale_ticks
+        oldest_fresh = now_tick - max_stale_ticks
+        if oldest_fresh > TICK_MAX:
+            return np.ones(ticks.size, dtype=np.bool_)
+        stale: Mask = ticks < max(oldest_fresh, -TICK_MAX)
         return stale
