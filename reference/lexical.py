@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragward.errors import InvalidArgument
+from ragward.reference.columns import Column
 
 __all__ = ["BM25Index", "BM25Params"]
 
@@ -53,14 +54,13 @@ class BM25Index:
         self.params = params or BM25Params()
         self._pending: dict[str, tuple[list[int], list[float]]] = {}
         self._frozen: dict[str, tuple[Rows, Floats]] = {}
-        self._lengths: list[int] = []
-        self._length_array: Floats = np.zeros(0)
+        self._lengths = Column(np.float64)
 
     def add(self, row: int, tokens: list[str]) -> None:
         """Index ``tokens`` (a chunk's terms, in order) under ``row``; rows come in order."""
-        if row != len(self._lengths):
+        if row != self._lengths.size:
             raise AssertionError(f"rows must be appended in order: got {row}")
-        self._lengths.append(len(tokens))
+        self._lengths.extend([len(tokens)])
         for term, frequency in Counter(tokens).items():
             rows, frequencies = self._pending.setdefault(term, ([], []))
             rows.append(row)
@@ -83,9 +83,8 @@ class BM25Index:
 
     def lengths(self) -> Floats:
         """Token count of every row, as floats."""
-        if self._length_array.size != len(self._lengths):
-            self._length_array = np.asarray(self._lengths, dtype=np.float64)
-        return self._length_array
+        lengths: Floats = self._lengths.view()
+        return lengths
 
     def score(self, query_tokens: list[str], eligible: Mask, live: Mask) -> tuple[Floats, Mask]:
         """BM25 of every row for the query, statistics over ``eligible`` rows only.

@@ -9,13 +9,13 @@ asker's eligibility mask is computed in one vectorised pass.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
+from ragward.reference.columns import Column
 from ragward.reference.dense import VectorIndex
 from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, Document, Principal
 from ragward.reference.lexical import BM25Index, BM25Params
@@ -28,26 +28,6 @@ Floats = npt.NDArray[np.float64]
 
 # Compact when dead rows outnumber live ones and there are at least this many.
 _COMPACT_MIN_DEAD = 1024
-
-
-class _Column:
-    """A growable 1-d numpy array (amortised O(1) append)."""
-
-    def __init__(self, dtype: type[np.generic]) -> None:
-        self._data = np.zeros(16, dtype=dtype)
-        self.size = 0
-
-    def extend(self, values: list[int] | list[bool]) -> None:
-        needed = self.size + len(values)
-        if needed > self._data.size:
-            grown = np.zeros(max(needed, 2 * self._data.size), dtype=self._data.dtype)
-            grown[: self.size] = self._data[: self.size]
-            self._data = grown
-        self._data[self.size : needed] = values
-        self.size = needed
-
-    def view(self) -> npt.NDArray[Any]:
-        return self._data[: self.size]
 
 
 @dataclass
@@ -65,10 +45,10 @@ class Namespace:
         self.vectors = VectorIndex(dimensions)
         self.chunks: list[Chunk] = []
         self.docs: dict[str, _DocState] = {}
-        self._live = _Column(np.bool_)
-        self._clearance = _Column(np.int8)
-        self._barrier = _Column(np.int32)
-        self._tick = _Column(np.int64)
+        self._live = Column(np.bool_)
+        self._clearance = Column(np.int8)
+        self._barrier = Column(np.int32)
+        self._tick = Column(np.int64)
         self._barrier_codes: dict[str, int] = {}
         self._dead = 0
 
@@ -100,10 +80,10 @@ class Namespace:
         """
         self.check_version(document)
         state = self.docs.get(document.doc_id)
-        if state is not None:
-            self._kill(state.rows)
         first = len(self.chunks)
         self._append(chunks, tokens, vectors)
+        if state is not None:
+            self._kill(state.rows)
         self.docs[document.doc_id] = _DocState(
             document.version, list(range(first, len(self.chunks)))
         )
@@ -120,14 +100,19 @@ class Namespace:
         return True
 
     def _append(self, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats) -> None:
+        # Every column value is computed before the first write, so nothing here can fail
+        # half-way through an upsert.
+        clearance = [CLASSIFICATIONS.index(c.classification) for c in chunks]
+        barriers = [self._barrier_code(c.barrier) for c in chunks]
+        ticks = [c.updated_tick for c in chunks]
         for chunk, chunk_tokens in zip(chunks, tokens, strict=True):
             self.lexical.add(len(self.chunks), chunk_tokens)
             self.chunks.append(chunk)
         self.vectors.add(vectors)
         self._live.extend([True] * len(chunks))
-        self._clearance.extend([CLASSIFICATIONS.index(c.classification) for c in chunks])
-        self._barrier.extend([self._barrier_code(c.barrier) for c in chunks])
-        self._tick.extend([c.updated_tick for c in chunks])
+        self._clearance.extend(clearance)
+        self._barrier.extend(barriers)
+        self._tick.extend(ticks)
 
     def _barrier_code(self, barrier: str | None) -> int:
         if barrier is None:

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from ragward.errors import InvalidArgument
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
+from ragward.reference.dense import check_vectors
 from ragward.reference.documents import Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
@@ -170,7 +171,12 @@ class AuthorizedRetriever:
             token_counter=self.token_counter,
         )
         tokens = [tokenize(c.text) for c in chunks]
-        vectors = self.embedder.embed([c.text for c in chunks])
+        vectors = check_vectors(
+            self.embedder.embed([c.text for c in chunks]),
+            len(chunks),
+            self.embedder.dimensions,
+            self.embedder.name,
+        )
         with self._lock:
             namespace.upsert(document, chunks, tokens, vectors)
         return tuple(chunks)
@@ -240,7 +246,9 @@ class AuthorizedRetriever:
         query_vector: npt.NDArray[np.float64] | None = None
         if policy.mode != "lexical":
             try:
-                query_vector = self.embedder.embed([query])[0]
+                query_vector = check_vectors(
+                    self.embedder.embed([query]), 1, self.embedder.dimensions, self.embedder.name
+                )[0]
             except Exception:  # a failed embedder degrades the answer, it does not fail it
                 degraded.append("dense")
         with self._lock:

@@ -138,8 +138,8 @@ MUTANTS = (
         "blas-dense",
         "dense scores by a BLAS matrix-vector product (position-dependent rounding)",
         "reference/dense.py",
-        "        dots = _row_dots(matrix, query)\n",
-        "        dots = matrix @ query\n",
+        "dots = row_dots(self.matrix(), query)",
+        "dots = self.matrix() @ query",
     ),
     Mutant(
         "version-zero",

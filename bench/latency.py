@@ -1,0 +1,822 @@
+"""Query latency of the reference retriever, against anchors measured in the same run.
+
+SPEC §6: speed is reported as ratios against anchors run on the same data in the same
+process: the plain per-chunk loop (:mod:`ragward.bench.plainloop`), ``bm25s`` for BM25
+(when installed) and a single pass over the tenant's vector matrix for exact dense
+search. It also shows that a query's cost follows the size of the asker's tenant, not the
+corpus, and what a write costs the next read.
+
+    python -m ragward.bench.latency [--chunks N] [--queries N] [--out DIR]
+
+writes ``DIR/latency.json`` and ``DIR/latency.md`` (default ``reports/bench``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gc
+import importlib
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tabulate import tabulate
+
+from ragward.bench.corpus import Corpus, Query, generate_corpus, generate_queries, omniscient
+from ragward.bench.plainloop import PlainLoopRetriever
+from ragward.reference import (
+    MODES,
+    AuthorizedRetriever,
+    Chunk,
+    Document,
+    RetrievalPolicy,
+    RetrievalResult,
+    tokenize,
+)
+
+__all__ = ["main", "run_latency"]
+
+Retrieve = Callable[[Query], RetrievalResult]
+
+#: Queries per tenant in the tenant-size table (at most the ``queries`` asked for).
+_TENANT_QUERIES = 50
+#: Warm-up queries (a separate sample) before each timed series.
+_WARMUP = 10
+#: The single passes over the vector matrix that floor exact dense search.
+_SINGLE_PASSES = {
+    "einsum": 'np.einsum("ij,j->i", matrix, q)',
+    "matmul": "matrix @ q",
+    "sum_of_products": "np.sum(matrix * q, axis=1)",
+}
+#: Rounds of "upsert one document, then ask one question".
+_UPSERT_ROUNDS = 30
+
+
+class _Progress:
+    """One status line on stderr, rewritten in place."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._label = ""
+        self._last = 0.0
+        self._width = 0
+
+    def stage(self, label: str) -> None:
+        self.done()
+        self._label = label
+        self._write(f"[latency] {label}", force=True)
+
+    def tick(self, done: int, total: int) -> None:
+        self._write(f"[latency] {self._label} {done}/{total}", force=done == total)
+
+    def done(self) -> None:
+        if self.enabled and self._width:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self._width = 0
+
+    def _write(self, text: str, *, force: bool) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < 0.25:
+            return
+        self._last = now
+        sys.stderr.write("\r" + text.ljust(self._width))
+        sys.stderr.flush()
+        self._width = len(text)
+
+
+# -- measuring ---------------------------------------------------------------------------
+
+
+def _r(value: float, digits: int = 3) -> float:
+    return round(float(value), digits)
+
+
+def _sig(value: float, digits: int = 3) -> float:
+    """``value`` rounded to ``digits`` significant digits."""
+    if value == 0 or not math.isfinite(value):
+        return float(value)
+    return round(value, digits - 1 - math.floor(math.log10(abs(value))))
+
+
+def _ratio(numerator: float, denominator: float) -> float | None:
+    return _sig(numerator / denominator) if denominator > 0 else None
+
+
+def _stats(milliseconds: Sequence[float]) -> dict[str, Any]:
+    values = np.asarray(milliseconds, dtype=np.float64)
+    if values.size == 0:
+        return {"queries": 0, "median_ms": None, "p95_ms": None, "mean_ms": None}
+    return {
+        "queries": int(values.size),
+        "median_ms": _r(float(np.median(values))),
+        "p95_ms": _r(float(np.percentile(values, 95))),
+        "mean_ms": _r(float(values.mean())),
+    }
+
+
+def _time_interleaved(
+    calls: Mapping[str, Callable[[Any], object]],
+    items: Sequence[Any],
+    *,
+    warmup: Sequence[Any] = (),
+    progress: _Progress | None = None,
+    outputs: dict[str, list[Any]] | None = None,
+) -> dict[str, list[float]]:
+    """Milliseconds of each ``calls[label](item)``, item by item with the calls taking
+    turns, so that load from outside the process falls on every series alike; untimed
+    ``warmup`` items first. What a call returns is kept in ``outputs[label]`` if given."""
+    for item in warmup:
+        for call in calls.values():
+            call(item)
+    gc.collect()
+    timings: dict[str, list[float]] = {label: [] for label in calls}
+    for i, item in enumerate(items):
+        for label, call in calls.items():
+            begin = time.perf_counter()
+            output = call(item)
+            timings[label].append((time.perf_counter() - begin) * 1000.0)
+            if outputs is not None:
+                outputs.setdefault(label, []).append(output)
+        if progress is not None:
+            progress.tick(i + 1, len(items))
+    return timings
+
+
+def _retriever_call(
+    retriever: AuthorizedRetriever | PlainLoopRetriever, policy: RetrievalPolicy
+) -> Retrieve:
+    def call(query: Query) -> RetrievalResult:
+        return retriever.retrieve(
+            query.text, query.principal, now_tick=query.now_tick, policy=policy
+        )
+
+    return call
+
+
+def _ingest_all(
+    retriever: AuthorizedRetriever | PlainLoopRetriever,
+    documents: Sequence[Document],
+    progress: _Progress,
+) -> tuple[float, list[tuple[Chunk, ...]]]:
+    chunks: list[tuple[Chunk, ...]] = []
+    start = time.perf_counter()
+    for i, document in enumerate(documents):
+        chunks.append(retriever.ingest(document))
+        progress.tick(i + 1, len(documents))
+    return time.perf_counter() - start, chunks
+
+
+def _same_results(a: RetrievalResult, b: RetrievalResult) -> bool:
+    return (
+        [s.chunk.chunk_id for s in a.chunks] == [s.chunk.chunk_id for s in b.chunks]
+        and all(
+            math.isclose(x.score, y.score, rel_tol=1e-9, abs_tol=1e-12)
+            for x, y in zip(a.chunks, b.chunks, strict=True)
+        )
+        and (a.degraded, a.considered, a.excluded_by_entitlement, a.excluded_by_freshness)
+        == (b.degraded, b.considered, b.excluded_by_entitlement, b.excluded_by_freshness)
+    )
+
+
+def _load() -> float | None:
+    """The 1-minute load average (other work on the machine skews every figure)."""
+    return _r(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
+
+
+def _machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cpu_count": os.cpu_count(),
+        "load_average_1min_start": _load(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+    }
+
+
+# -- anchors -----------------------------------------------------------------------------
+
+
+def _bm25s_engine(texts: Sequence[str], k1: float, b: float) -> tuple[Any, str, float] | None:
+    """A bm25s index over ``texts`` (ragward's tokenizer, Lucene IDF), its version and
+    build time; None when bm25s is not installed."""
+    try:
+        bm25s: Any = importlib.import_module("bm25s")
+    except ImportError:
+        return None
+    engine = bm25s.BM25(k1=k1, b=b, method="lucene")
+    begin = time.perf_counter()
+    engine.index([tokenize(t) for t in texts], show_progress=False)
+    return engine, str(getattr(bm25s, "__version__", "unknown")), time.perf_counter() - begin
+
+
+def _jaccard(ours: Sequence[RetrievalResult], theirs: Sequence[Any], ids: Sequence[str]) -> float:
+    """Mean Jaccard overlap of the returned sets (bm25s scores in float32, so near ties
+    may order differently)."""
+    overlaps = []
+    for result, found in zip(ours, theirs, strict=True):
+        mine = {s.chunk.chunk_id for s in result.chunks}
+        other = {
+            ids[int(d)]
+            for d, score in zip(found.documents[0], found.scores[0], strict=True)
+            if float(score) > 0.0
+        }
+        if mine or other:
+            overlaps.append(len(mine & other) / len(mine | other))
+    return float(np.mean(overlaps)) if overlaps else 1.0
+
+
+# -- the run -----------------------------------------------------------------------------
+
+
+def _call(retriever: AuthorizedRetriever | PlainLoopRetriever, policy: RetrievalPolicy) -> Retrieve:
+    return _retriever_call(retriever, policy)
+
+
+def run_latency(
+    out_dir: Path,
+    chunks: int = 100_000,
+    queries: int = 200,
+    seed: int = 0,
+    progress: bool = True,
+    *,
+    loop_queries: int | None = None,
+) -> dict[str, Any]:
+    """Build the corpus, measure the reference and its anchors, write the reports.
+
+    ``queries`` questions (to the largest tenant, askers of every clearance) are timed one
+    by one with :func:`time.perf_counter` after a warm-up, the series being compared taking
+    turns query by query; the plain loop, being slow, gets the first ``loop_queries`` of
+    them (default ``max(1, min(20, queries // 10))``). Writes ``out_dir/latency.json`` and
+    ``out_dir/latency.md`` and returns the JSON's content.
+    """
+    if chunks < 1 or queries < 1:
+        raise ValueError(f"chunks and queries must be >= 1, got {chunks} and {queries}")
+    n_loop = min(loop_queries or max(1, min(20, queries // 10)), queries)
+    bar = _Progress(progress)
+    policy = RetrievalPolicy()
+    machine = _machine()
+
+    bar.stage(f"generating a corpus of ~{chunks} chunks")
+    begin = time.perf_counter()
+    corpus = generate_corpus(chunks, seed=seed)
+    generation_seconds = time.perf_counter() - begin
+    big, small = corpus.tenants[0], corpus.tenants[-1]
+    asked = generate_queries(corpus, queries, seed=seed, tenant=big)
+    warmup = generate_queries(corpus, _WARMUP, seed=seed + 1, tenant=big)
+
+    bar.stage("ingest: reference")
+    reference = AuthorizedRetriever()
+    reference_seconds, ingested = _ingest_all(reference, corpus.documents, bar)
+    per_tenant: dict[str, int] = dict.fromkeys(corpus.tenants, 0)
+    big_chunks: list[Chunk] = []
+    for document, produced in zip(corpus.documents, ingested, strict=True):
+        per_tenant[document.tenant] += len(produced)
+        if document.tenant == big:
+            big_chunks.extend(produced)
+    del ingested
+
+    bar.stage("ingest: plain loop")
+    loop = PlainLoopRetriever()
+    loop_seconds, _ = _ingest_all(loop, corpus.documents, bar)
+
+    # The first pass after ingest pays for index state that is built lazily.
+    bar.stage("reference, first pass after ingest (hybrid)")
+    cold = _time_interleaved({"hybrid": _call(reference, policy)}, asked, progress=bar)["hybrid"]
+
+    bar.stage("reference, every mode, rerank on and off")
+    modes = {
+        (mode if rerank else f"{mode}_no_rerank"): _call(
+            reference, dataclasses.replace(policy, mode=mode, enable_rerank=rerank)
+        )
+        for mode in MODES
+        for rerank in (True, False)
+    }
+    results = _time_interleaved(modes, asked, warmup=[*warmup, *asked], progress=bar)
+
+    bar.stage(f"plain loop and reference, {n_loop} queries")
+    subset = asked[:n_loop]
+    pairs: dict[str, Callable[[Any], object]] = {}
+    for mode in MODES:
+        mode_policy = dataclasses.replace(policy, mode=mode)
+        pairs[f"loop/{mode}"] = _call(loop, mode_policy)
+        pairs[f"reference/{mode}"] = _call(reference, mode_policy)
+    answers: dict[str, list[Any]] = {}
+    paired = _time_interleaved(pairs, subset, warmup=warmup[:1], progress=bar, outputs=answers)
+    identical = all(
+        _same_results(mine, theirs)
+        for mode in MODES
+        for mine, theirs in zip(answers[f"reference/{mode}"], answers[f"loop/{mode}"], strict=True)
+    )
+    del loop, answers
+    gc.collect()
+
+    # BM25 alone, asked by someone who sees the whole tenant (bm25s has no principals).
+    everyone = omniscient(big)
+    as_everyone = [dataclasses.replace(q, principal=everyone) for q in asked]
+    warm_everyone = [dataclasses.replace(q, principal=everyone) for q in warmup]
+    lexical_only = dataclasses.replace(policy, mode="lexical", enable_rerank=False)
+    lexical_calls: dict[str, Callable[[Any], object]] = {
+        "reference": _call(reference, lexical_only)
+    }
+    bar.stage("bm25s index")
+    built = _bm25s_engine([c.text for c in big_chunks], reference.bm25.k1, reference.bm25.b)
+    top_k = min(lexical_only.result_limit, len(big_chunks))
+    if built is not None:
+        engine = built[0]
+
+        def bm25s_call(query: Query) -> Any:
+            return engine.retrieve(
+                [tokenize(query.text)], k=top_k, show_progress=False, n_threads=0
+            )
+
+        lexical_calls["bm25s"] = bm25s_call
+    bar.stage("BM25: reference lexical (no rerank) and bm25s")
+    lexical_answers: dict[str, list[Any]] = {}
+    lexical = _time_interleaved(
+        lexical_calls, as_everyone, warmup=warm_everyone, progress=bar, outputs=lexical_answers
+    )
+    bm25s_anchor: dict[str, Any] = {"status": "not installed"}
+    if built is not None:
+        bm25s_anchor = {
+            "status": "measured",
+            "version": built[1],
+            "index_seconds": _r(built[2], 2),
+            "top_k": top_k,
+            "topk_jaccard_vs_reference": _r(
+                _jaccard(
+                    lexical_answers["reference"],
+                    lexical_answers["bm25s"],
+                    [c.chunk_id for c in big_chunks],
+                )
+            ),
+        }
+    del lexical_answers
+
+    # Exact dense search against one pass over the same tenant's vector matrix.
+    embedder = reference.embedder
+    matrix = np.ascontiguousarray(embedder.embed([c.text for c in big_chunks]), dtype=np.float64)
+    vectors = embedder.embed([q.text for q in [*asked, *warmup]])
+    with_vectors = [
+        (q, np.ascontiguousarray(v)) for q, v in zip([*asked, *warmup], vectors, strict=True)
+    ]
+    dense_only = dataclasses.replace(policy, mode="dense", enable_rerank=False)
+    reference_dense = _call(reference, dense_only)
+    dense_calls: dict[str, Callable[[Any], object]] = {
+        "einsum": lambda pair: np.einsum("ij,j->i", matrix, pair[1]),
+        "matmul": lambda pair: matrix @ pair[1],
+        "sum_of_products": lambda pair: np.sum(matrix * pair[1], axis=1),
+        "reference": lambda pair: reference_dense(pair[0]),
+    }
+    bar.stage("dense: single passes and the reference (dense, no rerank)")
+    dense = _time_interleaved(
+        dense_calls, with_vectors[:queries], warmup=with_vectors[queries:], progress=bar
+    )
+    dense_shape = (int(matrix.shape[0]), int(matrix.shape[1]), float(matrix.nbytes))
+
+    # Cost follows the asker's tenant: every tenant, then the smallest one alone.
+    by_tenant: dict[str, list[float]] = {}
+    small_queries: list[Query] = []
+    hybrid = _call(reference, policy)
+    for tenant in corpus.tenants:
+        bar.stage(f"tenant {tenant} (hybrid)")
+        tenant_queries = generate_queries(
+            corpus, min(queries, _TENANT_QUERIES), seed=seed, tenant=tenant
+        )
+        small_queries = tenant_queries if tenant == small else small_queries
+        by_tenant[tenant] = _time_interleaved(
+            {"hybrid": hybrid}, tenant_queries, warmup=tenant_queries, progress=bar
+        )["hybrid"]
+    bar.stage(f"tenant {small}: in the full retriever and alone in a fresh one")
+    alone = AuthorizedRetriever()
+    for document in corpus.documents_of(small):
+        alone.ingest(document)
+    isolation = _time_interleaved(
+        {"in_corpus": hybrid, "alone": _call(alone, policy)},
+        small_queries,
+        warmup=small_queries,
+        progress=bar,
+    )
+    del alone
+
+    # A write, then a read: what one upsert costs the next query (and the one after).
+    bar.stage(f"upsert one document of {big}, then the same hybrid query twice")
+    rounds = min(_UPSERT_ROUNDS, len(asked))
+    writes: dict[str, list[float]] = {"upsert": [], "first": [], "second": []}
+    documents = corpus.documents_of(big)
+    for i in range(rounds):
+        document = documents[i % len(documents)]
+        newer = dataclasses.replace(
+            document, version=(reference.version_of(big, document.doc_id) or 0) + 1
+        )
+        begin = time.perf_counter()
+        reference.ingest(newer)
+        writes["upsert"].append((time.perf_counter() - begin) * 1000.0)
+        for label in ("first", "second"):
+            begin = time.perf_counter()
+            hybrid(asked[i])
+            writes[label].append((time.perf_counter() - begin) * 1000.0)
+        bar.tick(i + 1, rounds)
+    bar.done()
+
+    report = _report(
+        machine={**machine, "load_average_1min_end": _load()},
+        corpus=corpus,
+        chunks=chunks,
+        per_tenant=per_tenant,
+        seconds={
+            "corpus_generation_seconds": generation_seconds,
+            "reference_seconds": reference_seconds,
+            "plain_loop_seconds": loop_seconds,
+        },
+        queries=queries,
+        n_loop=n_loop,
+        cold=cold,
+        results=results,
+        paired=paired,
+        identical=identical,
+        lexical=lexical,
+        bm25s_anchor=bm25s_anchor,
+        dense=dense,
+        dense_shape=dense_shape,
+        by_tenant=by_tenant,
+        isolation=isolation,
+        writes=writes,
+        embedder=repr(embedder),
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "latency.json").write_text(
+        json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    (out_dir / "latency.md").write_text(render_markdown(report), encoding="utf-8")
+    return report
+
+
+def _report(
+    *,
+    machine: dict[str, Any],
+    corpus: Corpus,
+    chunks: int,
+    per_tenant: dict[str, int],
+    seconds: dict[str, float],
+    queries: int,
+    n_loop: int,
+    cold: list[float],
+    results: dict[str, list[float]],
+    paired: dict[str, list[float]],
+    identical: bool,
+    lexical: dict[str, list[float]],
+    bm25s_anchor: dict[str, Any],
+    dense: dict[str, list[float]],
+    dense_shape: tuple[int, int, float],
+    by_tenant: dict[str, list[float]],
+    isolation: dict[str, list[float]],
+    writes: dict[str, list[float]],
+    embedder: str,
+) -> dict[str, Any]:
+    total_chunks = sum(per_tenant.values())
+    big, small = corpus.tenants[0], corpus.tenants[-1]
+    plain = {}
+    for mode in MODES:
+        theirs, mine = _stats(paired[f"loop/{mode}"]), _stats(paired[f"reference/{mode}"])
+        plain[mode] = {
+            "plain_loop": theirs,
+            "reference": mine,
+            "speedup_median": _ratio(theirs["median_ms"], mine["median_ms"]),
+            "speedup_mean": _ratio(theirs["mean_ms"], mine["mean_ms"]),
+        }
+    reference_lexical = _stats(lexical["reference"])
+    if "bm25s" in lexical:
+        theirs = _stats(lexical["bm25s"])
+        bm25s_anchor["query"] = theirs
+        bm25s_anchor["reference_lexical_no_rerank"] = reference_lexical
+        bm25s_anchor["reference_over_bm25s_median"] = _ratio(
+            reference_lexical["median_ms"], theirs["median_ms"]
+        )
+        bm25s_anchor["reference_over_bm25s_mean"] = _ratio(
+            reference_lexical["mean_ms"], theirs["mean_ms"]
+        )
+    rows, dimensions, nbytes = dense_shape
+    passes = {label: _stats(dense[label]) for label in _SINGLE_PASSES}
+    floor = min(passes, key=lambda label: passes[label]["median_ms"])
+    floor_ms = passes[floor]["median_ms"]
+    reference_dense = _stats(dense["reference"])
+    dense_anchor = {
+        "rows": rows,
+        "dimensions": dimensions,
+        "matrix_mb": _r(nbytes / 1e6, 1),
+        "single_passes": passes,
+        "floor": floor,
+        "floor_gb_per_s": _ratio(nbytes / 1e6, floor_ms),
+        "reference_dense_no_rerank": reference_dense,
+        "reference_over_floor_median": _ratio(reference_dense["median_ms"], floor_ms),
+    }
+    tenant_rows = []
+    for tenant, timings in by_tenant.items():
+        stats = _stats(timings)
+        tenant_rows.append(
+            {
+                "tenant": tenant,
+                "chunks": per_tenant[tenant],
+                **stats,
+                "us_per_1k_chunks": _r(stats["median_ms"] * 1e6 / max(1, per_tenant[tenant]), 1),
+            }
+        )
+    in_corpus, alone = _stats(isolation["in_corpus"]), _stats(isolation["alone"])
+    upsert, first, second = (_stats(writes[k]) for k in ("upsert", "first", "second"))
+    return {
+        "benchmark": "latency",
+        "machine": machine,
+        "config": {
+            "target_chunks": chunks,
+            "chunks": total_chunks,
+            "documents": len(corpus.documents),
+            "seed": corpus.seed,
+            "tenants": per_tenant,
+            "queried_tenant": big,
+            "queries": queries,
+            "plain_loop_queries": n_loop,
+            "warmup_queries": _WARMUP,
+            "embedder": embedder,
+            "policy": dataclasses.asdict(RetrievalPolicy()),
+        },
+        "ingest": {
+            **{key: _r(value, 2) for key, value in seconds.items()},
+            "reference_chunks_per_second": _r(total_chunks / seconds["reference_seconds"], 0),
+        },
+        "reference": {label: _stats(timings) for label, timings in results.items()},
+        "reference_first_pass_after_ingest": _stats(cold),
+        "anchors": {
+            "plain_loop": {"identical_results": identical, "modes": plain},
+            "bm25s": bm25s_anchor,
+            "reference_lexical_everyone_no_rerank": reference_lexical,
+            "dense_single_pass": dense_anchor,
+        },
+        "tenants": {
+            "hybrid_by_tenant": tenant_rows,
+            "smallest_in_corpus": in_corpus,
+            "smallest_alone": alone,
+            "smallest_in_corpus_over_alone_median": _ratio(
+                in_corpus["median_ms"], alone["median_ms"]
+            ),
+            "largest_over_smallest_median": _ratio(
+                tenant_rows[0]["median_ms"], tenant_rows[-1]["median_ms"]
+            ),
+            "largest_over_smallest_chunks": _ratio(per_tenant[big], per_tenant[small]),
+        },
+        "write_then_read": {
+            "rounds": len(writes["upsert"]),
+            "upsert": upsert,
+            "hybrid_first_query_after": first,
+            "hybrid_second_query_after": second,
+            "first_over_second_median": _ratio(first["median_ms"], second["median_ms"]),
+        },
+    }
+
+
+# -- markdown ----------------------------------------------------------------------------
+
+
+def _row(name: str, stats: dict[str, Any], *extra: object) -> list[object]:
+    return [name, stats["queries"], stats["median_ms"], stats["p95_ms"], stats["mean_ms"], *extra]
+
+
+_HEAD = ["", "queries", "median ms", "p95 ms", "mean ms"]
+
+
+def _table(rows: list[list[object]], head: Sequence[str]) -> str:
+    return tabulate(rows, headers=list(head), tablefmt="github")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The report as markdown tables (deterministic for a given report)."""
+    config, machine, ingest = report["config"], report["machine"], report["ingest"]
+    anchors, tenants = report["anchors"], report["tenants"]
+    reference = report["reference"]
+    big = config["queried_tenant"]
+    policy = config["policy"]
+    out: list[str] = [
+        "# Latency benchmark",
+        "",
+        f"Corpus: {config['chunks']} chunks in {config['documents']} documents, "
+        f"{len(config['tenants'])} tenants (seed {config['seed']}). Queries go to the largest "
+        f"tenant `{big}` ({config['tenants'][big]} chunks), asked by principals of every "
+        f"clearance, under the default policy (candidate_limit {policy['candidate_limit']}, "
+        f"result_limit {policy['result_limit']}, no freshness contract); embedder "
+        f"`{config['embedder']}`. Every figure is per query, wall clock "
+        "(`time.perf_counter`), after a warm-up; series compared in one table take turns "
+        "query by query.",
+        "",
+        f"Machine: {machine['cpu']}, {machine['cpu_count']} CPUs, {machine['platform']}, "
+        f"Python {machine['python']}, numpy {machine['numpy']}; load average (1 min) "
+        f"{machine['load_average_1min_start']} at the start, "
+        f"{machine['load_average_1min_end']} at the end.",
+        "",
+        f"Ingest: reference {ingest['reference_seconds']} s "
+        f"({ingest['reference_chunks_per_second']:.0f} chunks/s), plain loop "
+        f"{ingest['plain_loop_seconds']} s; corpus generation "
+        f"{ingest['corpus_generation_seconds']} s.",
+        "",
+        "## Reference",
+        "",
+    ]
+    rows = [_row(label, stats) for label, stats in reference.items()]
+    rows.append(
+        _row("hybrid, first pass after ingest", report["reference_first_pass_after_ingest"])
+    )
+    out += [_table(rows, ["mode", *_HEAD[1:]]), ""]
+
+    plain = anchors["plain_loop"]
+    out += [
+        "## Anchor: plain per-chunk loop",
+        "",
+        f"The first {config['plain_loop_queries']} queries, each asked of both; results "
+        f"identical (ids, order, scores within 1e-9, counts): "
+        f"{'yes' if plain['identical_results'] else 'NO'}.",
+        "",
+    ]
+    rows = [
+        [
+            mode,
+            entry["plain_loop"]["queries"],
+            entry["plain_loop"]["median_ms"],
+            entry["reference"]["median_ms"],
+            entry["speedup_median"],
+            entry["plain_loop"]["mean_ms"],
+            entry["reference"]["mean_ms"],
+            entry["speedup_mean"],
+        ]
+        for mode, entry in plain["modes"].items()
+    ]
+    head = ["mode", "queries", "loop median ms", "reference median ms", "speedup (median)",
+            "loop mean ms", "reference mean ms", "speedup (mean)"]  # fmt: skip
+    out += [_table(rows, head), ""]
+
+    bm25s = anchors["bm25s"]
+    out += ["## Anchor: bm25s (BM25 alone)", ""]
+    if bm25s.get("status") != "measured":
+        out += [f"bm25s: {bm25s.get('status', 'not measured')} (`pip install bm25s`).", ""]
+    else:
+        out += [
+            f"bm25s {bm25s['version']} over the same {config['tenants'][big]} chunks of "
+            f"`{big}`, tokenized by ragward's tokenizer, Lucene IDF, same k1 and b, top "
+            f"{bm25s['top_k']}; its index took {bm25s['index_seconds']} s to build (it "
+            "precomputes every term-chunk score at index time). bm25s has no per-principal "
+            "statistics, so the reference is asked in lexical mode without rerank by a "
+            "principal who sees the whole tenant: the eligible view is then the tenant and "
+            "both compute the same BM25 (mean Jaccard overlap of the returned sets: "
+            f"{bm25s['topk_jaccard_vs_reference']}). The reference still computes the "
+            "eligibility mask and N, avgdl and df over it on every query.",
+            "",
+        ]
+        rows = [
+            _row("bm25s retrieve", bm25s["query"], 1.0, 1.0),
+            _row(
+                "reference, lexical, no rerank",
+                bm25s["reference_lexical_no_rerank"],
+                bm25s["reference_over_bm25s_median"],
+                bm25s["reference_over_bm25s_mean"],
+            ),
+        ]
+        out += [_table(rows, ["", *_HEAD[1:], "x bm25s (median)", "x bm25s (mean)"]), ""]
+
+    dense = anchors["dense_single_pass"]
+    out += [
+        "## Anchor: one pass over the vector matrix (dense floor)",
+        "",
+        f"`{big}`'s matrix: {dense['rows']} x {dense['dimensions']} float64 "
+        f"({dense['matrix_mb']} MB); the fastest single pass, "
+        f"`{_SINGLE_PASSES[dense['floor']]}`, reads it at {dense['floor_gb_per_s']} GB/s "
+        "(median). `einsum` and the sum of products run on one core; `matrix @ q` calls "
+        "BLAS, which may use several threads (and suffers most when the machine is busy).",
+        "",
+    ]
+    floor_ms = dense["single_passes"][dense["floor"]]["median_ms"]
+    rows = [
+        _row(f"`{_SINGLE_PASSES[label]}`", stats, _ratio(stats["median_ms"], floor_ms))
+        for label, stats in dense["single_passes"].items()
+    ]
+    rows.append(
+        _row(
+            "reference, dense, no rerank",
+            dense["reference_dense_no_rerank"],
+            dense["reference_over_floor_median"],
+        )
+    )
+    out += [_table(rows, ["", *_HEAD[1:], "x fastest single pass (median)"]), ""]
+
+    out += [
+        "## Cost follows the tenant, not the corpus",
+        "",
+        "Hybrid, default policy, principals of every clearance.",
+        "",
+    ]
+    rows = [
+        [r["tenant"], r["chunks"], r["queries"], r["median_ms"], r["p95_ms"], r["mean_ms"],
+         r["us_per_1k_chunks"]]
+        for r in tenants["hybrid_by_tenant"]
+    ]  # fmt: skip
+    head = ["tenant", "chunks", "queries", "median ms", "p95 ms", "mean ms",
+            "median µs per 1k chunks"]  # fmt: skip
+    small = tenants["hybrid_by_tenant"][-1]["tenant"]
+    out += [
+        _table(rows, head),
+        "",
+        f"The largest tenant has {tenants['largest_over_smallest_chunks']}x the chunks of the "
+        f"smallest and {tenants['largest_over_smallest_median']}x its median latency. The "
+        f"smallest tenant `{small}`, asked the same queries in the full retriever and alone "
+        "in a fresh one (taking turns):",
+        "",
+        _table(
+            [
+                _row(f"{small} in the full corpus", tenants["smallest_in_corpus"], 1.0),
+                _row(
+                    f"{small} alone",
+                    tenants["smallest_alone"],
+                    _ratio(
+                        tenants["smallest_alone"]["median_ms"],
+                        tenants["smallest_in_corpus"]["median_ms"],
+                    ),
+                ),
+            ],
+            ["", *_HEAD[1:], "x full corpus (median)"],
+        ),
+        "",
+    ]
+
+    writes = report["write_then_read"]
+    out += [
+        "## A write, then a read",
+        "",
+        f"{writes['rounds']} rounds of: upsert one document of `{big}` (a newer version), "
+        "then the same hybrid query twice.",
+        "",
+        _table(
+            [
+                _row("upsert (one document)", writes["upsert"]),
+                _row("first query after the upsert", writes["hybrid_first_query_after"]),
+                _row("second query (same)", writes["hybrid_second_query_after"]),
+            ],
+            _HEAD,
+        ),
+        "",
+        f"First / second (median): {writes['first_over_second_median']}x.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+# -- command line ------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m ragward.bench.latency``; returns the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="python -m ragward.bench.latency",
+        description="Measure the reference retriever's query latency against its anchors.",
+    )
+    parser.add_argument("--chunks", type=int, default=100_000, help="target corpus size")
+    parser.add_argument("--queries", type=int, default=200, help="timed queries per mode")
+    parser.add_argument(
+        "--loop-queries", type=int, default=None, help="queries for the (slow) plain loop"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="corpus and query seed")
+    parser.add_argument("--out", type=Path, default=Path("reports/bench"), help="output folder")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+    loop = 1 if args.loop_queries is None else args.loop_queries
+    if min(args.chunks, args.queries, loop) < 1:
+        parser.error("--chunks, --queries and --loop-queries must be >= 1")
+    report = run_latency(
+        args.out,
+        chunks=args.chunks,
+        queries=args.queries,
+        seed=args.seed,
+        progress=not args.quiet,
+        loop_queries=args.loop_queries,
+    )
+    sys.stdout.write(render_markdown(report))
+    sys.stdout.write(f"\nwrote {args.out / 'latency.json'} and {args.out / 'latency.md'}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
