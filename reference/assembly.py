@@ -90,8 +90,6 @@ def assemble_context(
     """
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens <= 0:
         raise InvalidArgument(f"budget_tokens must be an integer > 0, got {budget_tokens!r}")
-    if not question.strip():
-        raise InvalidArgument("question must be a non-empty string")
     fixed = {
         Segment.INSTRUCTIONS: instructions,
         Segment.TOOL_SCHEMAS: tool_schemas,
@@ -99,6 +97,11 @@ def assemble_context(
         Segment.MEMORY: memory,
         Segment.QUESTION: question,
     }
+    for segment, value in fixed.items():
+        if not isinstance(value, str):
+            raise InvalidArgument(f"{segment.value} must be a string, got {value!r}")
+    if not question.strip():
+        raise InvalidArgument(f"question must be a non-empty string, got {question!r}")
     blocks = {
         segment: f"[{segment.value}]\n{neutralise(value)}"
         for segment, value in fixed.items()

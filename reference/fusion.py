@@ -32,10 +32,10 @@ def reciprocal_rank_fusion(
     >>> [(s.chunk.chunk_id, round(s.score, 5)) for s in reciprocal_rank_fusion([[a, b], [b, c]])]
     [('b', 0.03252), ('a', 0.01639), ('c', 0.01613)]
     """
-    if isinstance(k, bool) or not isinstance(k, int | float) or not k > 0:
-        raise InvalidArgument(f"rrf k must be > 0, got {k!r}")
-    if limit is not None and limit < 0:
-        raise InvalidArgument(f"rrf limit must be >= 0, got {limit!r}")
+    if isinstance(k, bool) or not isinstance(k, int | float) or not (math.isfinite(k) and k > 0):
+        raise InvalidArgument(f"rrf k must be a finite number > 0, got {k!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise InvalidArgument(f"rrf limit must be None or an integer >= 0, got {limit!r}")
     contributions: dict[str, list[float]] = {}
     chunks: dict[str, Scored] = {}
     for position, ranking in enumerate(rankings):

@@ -36,9 +36,13 @@ class BM25Params:
     b: float = 0.75
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.k1, int | float) and math.isfinite(self.k1) and self.k1 >= 0):
+        if isinstance(self.k1, bool) or not (
+            isinstance(self.k1, int | float) and math.isfinite(self.k1) and self.k1 >= 0
+        ):
             raise InvalidArgument(f"BM25Params.k1 must be a finite number >= 0, got {self.k1!r}")
-        if not (isinstance(self.b, int | float) and 0.0 <= self.b <= 1.0):
+        if isinstance(self.b, bool) or not (
+            isinstance(self.b, int | float) and 0.0 <= self.b <= 1.0
+        ):
             raise InvalidArgument(f"BM25Params.b must be in [0, 1], got {self.b!r}")
 
 
