@@ -33,7 +33,8 @@ _COMPACT_MIN_DEAD = 1024
 @dataclass
 class _DocState:
     version: int
-    rows: list[int]  # empty once deleted; the version stays as a tombstone
+    rows: list[int]
+    deleted: bool = False  # a deleted document keeps its version as a tombstone
 
 
 class Namespace:
@@ -92,10 +93,11 @@ class Namespace:
     def delete(self, doc_id: str) -> bool:
         """Remove the document's chunks; its version stays as a tombstone."""
         state = self.docs.get(doc_id)
-        if state is None or not state.rows:
+        if state is None or state.deleted:
             return False
         self._kill(state.rows)
         state.rows = []
+        state.deleted = True
         self._maybe_compact()
         return True
 

@@ -46,3 +46,15 @@ def test_compacted_namespace_matches_a_fresh_one() -> None:
     # Tombstones survive compaction: a stale write is still refused.
     assert churned.version_of("t", "d3") == 1
     assert churned.version_of("t", "d1450") == 2
+
+
+def test_delete_reports_whether_the_document_was_there() -> None:
+    retriever = AuthorizedRetriever()
+    retriever.ingest(Document("empty", "t", "", "   \n  "))  # no words, no chunks
+    retriever.ingest(Document("full", "t", "", "ledger close"))
+    assert retriever.delete("t", "empty") is True
+    assert retriever.delete("t", "empty") is False
+    assert retriever.delete("t", "full") is True
+    assert retriever.delete("t", "full") is False
+    assert retriever.delete("t", "never") is False
+    assert retriever.delete("other-tenant", "full") is False
