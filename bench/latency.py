@@ -787,10 +787,10 @@ def render_markdown(report: dict[str, Any]) -> str:
 # -- command line ------------------------------------------------------------------------
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m ragward.bench.latency``; returns the exit code."""
+def main(argv: Sequence[str] | None = None, prog: str = "python -m ragward.bench.latency") -> int:
+    """``ragward bench`` / ``python -m ragward.bench.latency``; returns the exit code."""
     parser = argparse.ArgumentParser(
-        prog="python -m ragward.bench.latency",
+        prog=prog,
         description="Measure the reference retriever's query latency against its anchors.",
     )
     parser.add_argument("--chunks", type=int, default=100_000, help="target corpus size")

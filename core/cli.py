@@ -22,8 +22,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from ragward.bench.latency import main as latency_main
 
-    forwarded = ["--chunks", str(args.chunks), "--queries", str(args.queries), "--out", args.out]
-    return latency_main(forwarded)
+    return latency_main(args.options, prog="ragward bench")  # its own parser reads them
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,18 +37,21 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     bench = commands.add_parser(
-        "bench", help="query latency of the reference against its anchors, under reports/bench"
+        "bench",
+        add_help=False,
+        help="query latency of the reference against its anchors (ragward bench --help)",
     )
-    bench.add_argument("--chunks", type=int, default=100_000, help="corpus size in chunks")
-    bench.add_argument("--queries", type=int, default=200, help="queries per mode")
-    bench.add_argument("--out", default="reports/bench", help="output directory")
     bench.set_defaults(run=_bench)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; a user error prints one line and returns 2."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, options = parser.parse_known_args(argv)
+    if options and args.command != "bench":
+        parser.error(f"unrecognized arguments: {' '.join(options)}")
+    args.options = options
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)

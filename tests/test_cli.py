@@ -63,3 +63,17 @@ def test_console_script_runs_as_a_module() -> None:
     )
     assert result.returncode == 0
     assert result.stdout.startswith("ragward ")
+
+
+def test_cli_bench_forwards_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "--chunks", "0"])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error == "ragward bench: error: --chunks, --queries and --loop-queries must be >= 1"
+
+
+def test_cli_rejects_options_a_command_does_not_take() -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["demo", "--chunks", "3"])
+    assert exit_info.value.code == 2
