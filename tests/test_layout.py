@@ -12,7 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # package folder -> ragward packages its modules must never import
 FORBIDDEN = {
-    "conformance": ("ragward.reference", "ragward.evals", "ragward.bench", "ragward.demo"),
+    "conformance": (
+        "ragward.reference",
+        "ragward.evals",
+        "ragward.bench",
+        "ragward.demo",
+        "ragward.adapters",
+    ),
     "reference": ("ragward.conformance", "ragward.evals", "ragward.bench", "ragward.demo"),
     "evals": ("ragward.bench", "ragward.demo"),
 }

@@ -1,0 +1,84 @@
+"""Invariants: stable id, level, one paragraph of documentation, and a check.
+
+An invariant draws a *case* (a small frozen record: documents, an asker, a query, a
+policy...) from its hypothesis strategy, runs it against a fresh system from the
+factory, and raises :class:`Violation` when the implementation breaks the rule. Cases
+are records, so a shrunk counterexample prints as data and replays without hypothesis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ragward.conformance.contract import Factory
+
+__all__ = ["LEVELS", "REGISTRY", "Invariant", "Violation", "invariant"]
+
+#: Levels, in the order a report lists them; a passing level reads as a compatibility claim.
+LEVELS: tuple[str, ...] = (
+    "isolation",
+    "prefilter",
+    "statistics",
+    "lifecycle",
+    "determinism",
+    "provenance",
+    "fusion",
+    "assembly",
+    "grounding",
+)
+
+
+class Violation(AssertionError):
+    """The implementation broke an invariant; the message says how, in one line."""
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One rule of the kit.
+
+    ``requires`` names the :class:`~ragward.conformance.contract.Capabilities` the rule
+    needs; ``case_type`` is the record ``cases`` draws; ``check`` raises
+    :class:`Violation` on a breach.
+    """
+
+    id: str
+    level: str
+    title: str
+    doc: str
+    requires: tuple[str, ...]
+    case_type: type[Any]
+    cases: Callable[[], st.SearchStrategy[Any]]
+    check: Callable[[Factory, Any], None]
+
+
+#: Every invariant the kit knows, by id, in registration order.
+REGISTRY: dict[str, Invariant] = {}
+
+
+def invariant(
+    id: str,
+    level: str,
+    title: str,
+    *,
+    case_type: type[Any],
+    cases: Callable[[], st.SearchStrategy[Any]],
+    requires: tuple[str, ...] = (),
+) -> Callable[[Callable[[Factory, Any], None]], Callable[[Factory, Any], None]]:
+    """Register the decorated check as invariant ``id``; its docstring is the doc."""
+    if level not in LEVELS:
+        raise ValueError(f"invariant {id}: unknown level {level!r}")
+
+    def register(check: Callable[[Factory, Any], None]) -> Callable[[Factory, Any], None]:
+        if id in REGISTRY:
+            raise ValueError(f"invariant {id} registered twice")
+        doc = " ".join((check.__doc__ or "").split())
+        if not doc:
+            raise ValueError(f"invariant {id} has no documentation")
+        REGISTRY[id] = Invariant(id, level, title, doc, requires, case_type, cases, check)
+        return check
+
+    return register

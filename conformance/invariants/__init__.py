@@ -1,0 +1,25 @@
+"""Importing this package registers every invariant of the kit."""
+
+from ragward.conformance.invariants import (
+    assembly,
+    determinism,
+    fusion,
+    grounding,
+    isolation,
+    lifecycle,
+    prefilter,
+    provenance,
+    statistics,
+)
+
+__all__ = [
+    "assembly",
+    "determinism",
+    "fusion",
+    "grounding",
+    "isolation",
+    "lifecycle",
+    "prefilter",
+    "provenance",
+    "statistics",
+]

@@ -1,0 +1,160 @@
+"""Run the invariants against an implementation and collect verdicts.
+
+>>> report = run_conformance(my_factory, profile="ci")     # doctest: +SKIP
+>>> report.passed                                           # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+
+from ragward.conformance.contract import Capabilities, Factory
+from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
+from ragward.conformance.records import from_data, to_data
+
+__all__ = ["PROFILES", "Report", "Verdict", "replay", "run_conformance", "run_invariant"]
+
+#: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
+PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one invariant: ``pass``, ``fail``, ``error`` or ``n/a``."""
+
+    id: str
+    level: str
+    title: str
+    status: str
+    examples: int
+    reason: str = ""
+    counterexample: Any = None
+    replay: str = ""
+
+
+@dataclass(frozen=True)
+class Report:
+    """All verdicts of one run, in level then id order."""
+
+    implementation: str
+    profile: str
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def passed(self) -> bool:
+        """True when no applicable invariant failed or errored."""
+        return all(v.status in ("pass", "n/a") for v in self.verdicts)
+
+    def counts(self) -> dict[str, int]:
+        """How many verdicts of each status."""
+        out = {"pass": 0, "fail": 0, "error": 0, "n/a": 0}
+        for verdict in self.verdicts:
+            out[verdict.status] += 1
+        return out
+
+
+def _settings(profile: str) -> settings:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
+    return settings(
+        max_examples=PROFILES[profile],
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+    )
+
+
+def _missing(invariant: Invariant, capabilities: Capabilities) -> list[str]:
+    return [name for name in invariant.requires if not capabilities.has(name)]
+
+
+def run_invariant(
+    invariant: Invariant, factory: Factory, *, profile: str = "ci", replay_hint: str = ""
+) -> Verdict:
+    """Run one invariant; never raises for a failure of the implementation."""
+    capabilities = factory().capabilities
+    missing = _missing(invariant, capabilities)
+    if missing:
+        reason = f"needs capability {', '.join(missing)}"
+        return Verdict(invariant.id, invariant.level, invariant.title, "n/a", 0, reason)
+    tried = 0
+    last_case: list[Any] = []
+
+    @_settings(profile)
+    @given(invariant.cases())
+    def probe(case: Any) -> None:
+        nonlocal tried
+        tried += 1
+        last_case[:] = [case]
+        invariant.check(factory, case)
+
+    try:
+        probe()
+    except Violation as violation:
+        return _failure(invariant, "fail", str(violation), last_case, tried, replay_hint)
+    except Exception as error:  # the implementation crashed: report it, keep going
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        reason = f"{type(error).__name__}: {error} (at {where.filename}:{where.lineno})"
+        return _failure(invariant, "error", reason, last_case, tried, replay_hint)
+    return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
+
+
+def _failure(
+    invariant: Invariant, status: str, reason: str, case: list[Any], tried: int, hint: str
+) -> Verdict:
+    data = to_data(case[0]) if case else None
+    return Verdict(
+        invariant.id,
+        invariant.level,
+        invariant.title,
+        status,
+        tried,
+        reason.splitlines()[0] if reason else status,
+        data,
+        hint.format(id=invariant.id) if hint else "",
+    )
+
+
+def run_conformance(
+    factory: Factory,
+    *,
+    profile: str = "ci",
+    select: Iterable[str] | None = None,
+    name: str = "",
+    replay_hint: str = "",
+) -> Report:
+    """Run every registered invariant (or those in ``select``) against ``factory``."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+
+    chosen = list(REGISTRY.values())
+    if select is not None:
+        wanted = set(select)
+        unknown = sorted(wanted - set(REGISTRY))
+        if unknown:
+            raise ValueError(f"unknown invariant id(s): {', '.join(unknown)}")
+        chosen = [inv for inv in chosen if inv.id in wanted]
+    chosen.sort(key=lambda inv: (LEVELS.index(inv.level), inv.id))
+    verdicts = tuple(
+        run_invariant(inv, factory, profile=profile, replay_hint=replay_hint) for inv in chosen
+    )
+    return Report(name or getattr(factory, "__qualname__", repr(factory)), profile, verdicts)
+
+
+def replay(factory: Factory, invariant_id: str, case: Any) -> None:
+    """Run invariant ``invariant_id`` once on a stored counterexample; raises on failure."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+
+    if invariant_id not in REGISTRY:
+        raise ValueError(f"unknown invariant id {invariant_id!r}")
+    invariant = REGISTRY[invariant_id]
+    invariant.check(factory, from_data(invariant.case_type, case))

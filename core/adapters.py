@@ -1,0 +1,191 @@
+"""The reference, seen through the conformance kit's door.
+
+:class:`ReferenceSystem` adapts :class:`ragward.reference.AuthorizedRetriever` and its
+companions to :class:`ragward.conformance.RetrievalSystem`; the kit checks the reference
+through this adapter exactly as it checks any other implementation.
+"""
+
+from __future__ import annotations
+
+from ragward.conformance.contract import Capabilities
+from ragward.conformance.records import (
+    Asker,
+    AssembleRequest,
+    Context,
+    Doc,
+    Hit,
+    Policy,
+    Result,
+    Span,
+    Support,
+)
+from ragward.errors import VersionConflict
+from ragward.reference import (
+    AuthorizedRetriever,
+    Chunk,
+    Claim,
+    Document,
+    Principal,
+    RetrievalPolicy,
+    Scored,
+    assemble_context,
+    check_grounding,
+    chunk_document,
+    estimate_tokens,
+    reciprocal_rank_fusion,
+)
+
+__all__ = ["ReferenceSystem", "reference_factory"]
+
+_CAPABILITIES = Capabilities(
+    modes=("hybrid", "lexical", "dense"),
+    rerank_toggle=True,
+    policy_knobs=True,
+    chunking=True,
+    assembly=True,
+    grounding=True,
+    fusion=True,
+)
+
+
+def _document(doc: Doc) -> Document:
+    return Document(
+        doc.doc_id,
+        doc.tenant,
+        doc.title,
+        doc.text,
+        classification=doc.classification,
+        barrier=doc.barrier,
+        version=doc.version,
+        updated_tick=doc.updated_tick,
+    )
+
+
+def _hit(scored: Scored) -> Hit:
+    chunk = scored.chunk
+    return Hit(
+        chunk_id=chunk.chunk_id,
+        doc_id=chunk.doc_id,
+        version=chunk.doc_version,
+        start=chunk.start_char,
+        end=chunk.end_char,
+        text=chunk.text,
+        score=scored.score,
+        citation=chunk.citation(),
+    )
+
+
+def _section(citation: str) -> str:
+    # doc_id@vN#section[start:end]; the section is what lies between the first '#'
+    # after '@v' and the last '['.
+    head, _, rest = citation.partition("#")
+    return rest[: rest.rfind("[")] if head and "[" in rest else "body"
+
+
+def _scored(hit: Hit, tenant: str = "") -> Scored:
+    chunk = Chunk(
+        chunk_id=hit.chunk_id,
+        doc_id=hit.doc_id,
+        tenant=tenant,
+        text=hit.text,
+        section=_section(hit.citation),
+        start_char=hit.start,
+        end_char=hit.end,
+        classification="public",
+        barrier=None,
+        doc_version=hit.version,
+        updated_tick=0,
+    )
+    return Scored(chunk, hit.score)
+
+
+class ReferenceSystem:
+    """One empty reference retriever behind the kit's contract."""
+
+    capabilities = _CAPABILITIES
+
+    def __init__(self) -> None:
+        self.retriever = AuthorizedRetriever()
+
+    def ingest(self, doc: Doc) -> bool:
+        try:
+            self.retriever.ingest(_document(doc))
+        except VersionConflict:
+            return False
+        return True
+
+    def delete(self, tenant: str, doc_id: str) -> None:
+        self.retriever.delete(tenant, doc_id)
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        principal = Principal(
+            asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers)
+        )
+        settings = RetrievalPolicy(
+            max_stale_ticks=policy.max_stale_ticks,
+            enable_rerank=policy.rerank,
+            rerank_min_score=policy.rerank_min_score,
+            candidate_limit=policy.candidate_limit,
+            result_limit=policy.result_limit,
+            rrf_k=policy.rrf_k,
+            mode=policy.mode,
+        )
+        result = self.retriever.retrieve(query, principal, now_tick=now_tick, policy=settings)
+        return Result(
+            hits=tuple(_hit(s) for s in result.chunks),
+            considered=result.considered,
+            excluded_by_entitlement=result.excluded_by_entitlement,
+            excluded_by_freshness=result.excluded_by_freshness,
+            degraded=result.degraded,
+        )
+
+    def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
+        chunks = chunk_document(
+            _document(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
+        )
+        return tuple(Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks)
+
+    def assemble(self, request: AssembleRequest) -> Context:
+        context = assemble_context(
+            budget_tokens=request.budget_tokens,
+            instructions=request.instructions,
+            question=request.question,
+            tool_schemas=request.tool_schemas,
+            policy=request.policy,
+            memory=request.memory,
+            retrieved=[_scored(hit) for hit in request.retrieved],
+        )
+        return Context(
+            context.text, context.tokens, context.included_chunks, context.dropped_chunks
+        )
+
+    def count_tokens(self, text: str) -> int:
+        return estimate_tokens(text)
+
+    def ground(
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float
+    ) -> tuple[Support, ...]:
+        report = check_grounding(
+            [Claim(text) for text in claims],
+            [_scored(hit) for hit in retrieved],
+            min_overlap=min_overlap,
+        )
+        verdicts = []
+        for check in report.checks:
+            ok = check.chunk_id is not None and check.overlap >= min_overlap
+            verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
+        return tuple(verdicts)
+
+    def fuse(
+        self, rankings: tuple[tuple[str, ...], ...], k: float
+    ) -> tuple[tuple[str, float], ...]:
+        lists = [
+            [_scored(Hit(cid, "", 1, 0, 0, "", 0.0)) for cid in ranking] for ranking in rankings
+        ]
+        fused = reciprocal_rank_fusion(lists, k=k)
+        return tuple((s.chunk.chunk_id, s.score) for s in fused)
+
+
+def reference_factory() -> ReferenceSystem:
+    """A fresh reference system: the factory ``ragward conform`` uses by default."""
+    return ReferenceSystem()
