@@ -3,11 +3,20 @@
 Write an adapter that meets :class:`RetrievalSystem`, declare its
 :class:`Capabilities`, and pass a factory of fresh instances to
 :func:`run_conformance` (or to ``pytest --ragward-impl=pkg.module:factory``, or to
-``ragward conform --impl pkg.module:factory``).
+``ragward conform --impl pkg.module:factory``). An implementation in another language
+speaks JSON lines to :func:`external_factory`.
+
+The records and the contract import nothing heavy; the runner, the invariants and the
+wire driver (which bring in hypothesis) load on first use, so the pytest plugin costs
+nothing in a test session that does not use it.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ragward.conformance.contract import Capabilities, Factory, RetrievalSystem
-from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.records import (
     Asker,
     AssembleRequest,
@@ -19,7 +28,35 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
-from ragward.conformance.runner import PROFILES, Report, Verdict, replay, run_conformance
+
+if TYPE_CHECKING:
+    from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
+    from ragward.conformance.runner import PROFILES, Report, Verdict, replay, run_conformance
+    from ragward.conformance.wire import PeerError, WireError, external_factory, serve
+
+_LAZY = {
+    "LEVELS": "invariant",
+    "REGISTRY": "invariant",
+    "Invariant": "invariant",
+    "Violation": "invariant",
+    "PROFILES": "runner",
+    "Report": "runner",
+    "Verdict": "runner",
+    "replay": "runner",
+    "run_conformance": "runner",
+    "PeerError": "wire",
+    "WireError": "wire",
+    "external_factory": "wire",
+    "serve": "wire",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ragward.conformance' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"ragward.conformance.{module}"), name)
+
 
 __all__ = [
     "LEVELS",
@@ -33,6 +70,7 @@ __all__ = [
     "Factory",
     "Hit",
     "Invariant",
+    "PeerError",
     "Policy",
     "Report",
     "Result",
@@ -41,6 +79,9 @@ __all__ = [
     "Support",
     "Verdict",
     "Violation",
+    "WireError",
+    "external_factory",
     "replay",
     "run_conformance",
+    "serve",
 ]

@@ -82,6 +82,13 @@ class RetrievalSystem(Protocol):
     Optional verbs, called only when the matching capability is declared: ``chunk``
     (``chunking``), ``assemble`` and ``count_tokens`` (``assembly``), ``ground``
     (``grounding``), ``fuse`` (``fusion``).
+
+    Assembly is read by its layout: one header line per non-empty segment, exactly
+    ``[instructions]``, ``[tool_schemas]``, ``[policy]``, ``[memory]``, ``[retrieved]``,
+    ``[question]`` in that order, and one ``<<citation>>`` marker line before each included
+    chunk. ``assemble`` raises (any exception) when, and only when, the fixed segments
+    alone exceed the budget. ``count_tokens`` is the counter the budget is measured with,
+    and the one the chunker sizes chunks with.
     """
 
     @property

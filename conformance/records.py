@@ -9,6 +9,7 @@ driver can put them on the wire.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
 from types import UnionType
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
@@ -164,6 +165,11 @@ def from_data(kind: type[RecordT], data: Any) -> RecordT:
     return _build(kind, data, kind.__name__)  # type: ignore[no-any-return]
 
 
+@cache
+def _hints(kind: type[Any]) -> dict[str, Any]:
+    return get_type_hints(kind)
+
+
 def _build(hint: Any, data: Any, where: str) -> Any:
     origin = get_origin(hint)
     if origin is tuple:
@@ -179,7 +185,7 @@ def _build(hint: Any, data: Any, where: str) -> Any:
     if isinstance(hint, type) and is_dataclass(hint):
         if not isinstance(data, dict):
             raise TypeError(f"{where}: expected an object, got {data!r}")
-        hints = get_type_hints(hint)
+        hints = _hints(hint)
         names = {f.name for f in fields(hint)}
         unknown = sorted(set(data) - names)
         if unknown:

@@ -82,7 +82,11 @@ def run_invariant(
     invariant: Invariant, factory: Factory, *, profile: str = "ci", replay_hint: str = ""
 ) -> Verdict:
     """Run one invariant; never raises for a failure of the implementation."""
-    capabilities = factory().capabilities
+    try:
+        capabilities = factory().capabilities
+    except Exception as error:  # a peer that cannot start fails every invariant, loudly
+        reason = f"the factory failed: {type(error).__name__}: {error}"
+        return Verdict(invariant.id, invariant.level, invariant.title, "error", 0, reason)
     missing = _missing(invariant, capabilities)
     if missing:
         reason = f"needs capability {', '.join(missing)}"

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ragward import __version__
+from ragward.conform import add_conform_parser
 from ragward.errors import RagwardError
 
 __all__ = ["main"]
@@ -42,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
         help="query latency of the reference against its anchors (ragward bench --help)",
     )
     bench.set_defaults(run=_bench)
+
+    add_conform_parser(commands)
     return parser
 
 

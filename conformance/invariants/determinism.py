@@ -1,1 +1,138 @@
-"""Determinism invariants."""
+"""Determinism invariants: ties, ingestion order, repeated calls, result limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from hypothesis import strategies as st
+
+from ragward.conformance.contract import Factory
+from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.records import Asker
+from ragward.conformance.strategies import Scene, scenes
+from ragward.conformance.view import answer, build, prepare, ranked, same
+
+__all__ = ["Shuffled", "ingestion_order", "limit_cuts_prefix", "repeat_calls", "ties_by_chunk_id"]
+
+
+@dataclass(frozen=True)
+class Shuffled:
+    """A scene and another order to ingest its documents in."""
+
+    scene: Scene
+    order: tuple[int, ...]
+
+
+def _shuffled() -> st.SearchStrategy[Shuffled]:
+    return scenes().flatmap(
+        lambda s: st.permutations(range(len(s.docs))).map(lambda p: Shuffled(s, tuple(p)))
+    )
+
+
+@invariant(
+    "DET-001",
+    "determinism",
+    "Ties break by chunk_id; identical chunks score identically",
+    case_type=Scene,
+    cases=lambda: scenes(twins=True),
+    requires=("scores",),
+)
+def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
+    """Hits come in ``(-score, chunk_id)`` order: scores never increase down the list and
+    equal scores are in ascending ``chunk_id`` order. The corpus holds documents copied
+    verbatim under other ``doc_id``\\ s; chunks with identical text come out in
+    ``chunk_id`` order and, whenever the score is a function of the chunk and the query
+    (a single-index mode, or rerank on), with identical scores — whatever their position
+    in the index."""
+    system, caps, _, policy = prepare(factory, case.docs, case.policy)
+    result = system.retrieve(case.query, case.asker, case.now_tick, policy)
+    for a, b in pairwise(result.hits):
+        if (-a.score, a.chunk_id) >= (-b.score, b.chunk_id):
+            raise Violation(
+                f"{a.chunk_id!r} ({a.score!r}) is ranked before {b.chunk_id!r} ({b.score!r})"
+            )
+    textual = policy.mode != "hybrid" or (caps.rerank_toggle and policy.rerank)
+    first: dict[str, tuple[str, float]] = {}
+    for hit in result.hits:
+        if hit.text not in first:
+            first[hit.text] = (hit.chunk_id, hit.score)
+            continue
+        twin, score = first[hit.text]
+        if textual and score != hit.score:
+            raise Violation(
+                f"identical chunks {twin!r} and {hit.chunk_id!r} scored {score!r} and "
+                f"{hit.score!r} ({policy.mode}, rerank={policy.rerank})"
+            )
+        if hit.chunk_id < twin:
+            raise Violation(f"identical chunks {twin!r} and {hit.chunk_id!r} out of id order")
+
+
+@invariant(
+    "DET-002",
+    "determinism",
+    "Results do not depend on ingestion order",
+    case_type=Shuffled,
+    cases=_shuffled,
+)
+def ingestion_order(factory: Factory, case: Shuffled) -> None:
+    """The same documents ingested in another order give exactly the same answer: hits,
+    scores and audit counts."""
+    scene = case.scene
+    system, caps, fitted, policy = prepare(factory, scene.docs, scene.policy)
+    other = build(factory, [fitted[i] for i in case.order])
+    asked = (scene.query, scene.asker, scene.now_tick, policy)
+    same(
+        f"answer after ingesting in order {list(case.order)}",
+        answer(system.retrieve(*asked), caps),
+        answer(other.retrieve(*asked), caps),
+    )
+
+
+@invariant(
+    "DET-003",
+    "determinism",
+    "Repeated calls give the same answer",
+    case_type=Scene,
+    cases=scenes,
+)
+def repeat_calls(factory: Factory, case: Scene) -> None:
+    """Asking the same question again — after other principals of other tenants and
+    clearances have asked other questions, and of a second instance built the same way —
+    gives exactly the same answer: no cache, counter or state leaks between calls."""
+    system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
+    asked = (case.query, case.asker, case.now_tick, policy)
+    want = answer(system.retrieve(*asked), caps)
+    for tenant in sorted({d.tenant for d in fitted} | {case.asker.tenant}):
+        noise = Asker("kit-noise", tenant, "restricted", ("hr", "litigation", "ma-deal"))
+        system.retrieve(case.query + " wire", noise, case.now_tick + 3, policy)
+        system.retrieve("ledger", case.asker, case.now_tick, policy)
+    same("answer to the same question asked again", want, answer(system.retrieve(*asked), caps))
+    twin = build(factory, fitted)
+    same("answer of a second instance built alike", want, answer(twin.retrieve(*asked), caps))
+
+
+@invariant(
+    "DET-004",
+    "determinism",
+    "A smaller result limit cuts a prefix",
+    case_type=Scene,
+    cases=lambda: scenes(twins=True),
+    requires=("policy_knobs",),
+)
+def limit_cuts_prefix(factory: Factory, case: Scene) -> None:
+    """The hits under ``result_limit = n`` are exactly the first ``n`` hits (fewer only if
+    there are fewer) under a larger limit, with the same scores: a cut through a tie of
+    identical chunks keeps the smallest ``chunk_id``\\ s."""
+    system, caps, _, policy = prepare(factory, case.docs, case.policy)
+    small = system.retrieve(case.query, case.asker, case.now_tick, policy)
+    wide = replace(policy, result_limit=max(50, policy.result_limit))
+    large = system.retrieve(case.query, case.asker, case.now_tick, wide)
+    n = policy.result_limit
+    same(f"hits under result_limit={n} vs the first {n} under 50", ranked(large)[:n], ranked(small))
+    if caps.scores:
+        same(
+            f"scores under result_limit={n}",
+            [h.score for h in large.hits[:n]],
+            [h.score for h in small.hits],
+        )

@@ -1,1 +1,241 @@
-"""Fusion invariants."""
+"""Fusion and rerank invariants: RRF reads ranks only; rerank never adds a chunk.
+
+Reciprocal rank fusion (Cormack, Clarke & Buettcher, 2009) scores a chunk by
+``sum(1 / (k + rank))`` over the rankings it appears in, ranks starting at 1, ties by
+``chunk_id``. The kit computes that sum exactly (``math.fsum``) and holds the adapter's
+``fuse`` to it, then checks that hybrid retrieval really is RRF over the lexical and
+dense rankings, and that reranking only reorders and filters the fused candidates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ragward.conformance.contract import Factory
+from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.records import Hit
+from ragward.conformance.text_strategies import CorpusCase, corpus_cases, load, policy_for
+
+__all__ = ["FuseCase"]
+
+_TOLERANCE = 1e-12
+_IDS = st.sampled_from([f"c{i}" for i in range(8)])
+
+
+@dataclass(frozen=True)
+class FuseCase:
+    """Rankings of chunk ids for ``fuse``; ``order`` permutes them, ``extra`` is a chunk
+    to append to ranking ``target`` (a new ranking when ``target == len(rankings)``)."""
+
+    rankings: tuple[tuple[str, ...], ...]
+    k: float
+    order: tuple[int, ...]
+    extra: str
+    target: int
+
+
+@st.composite
+def _fuse_cases(draw: st.DrawFn) -> FuseCase:
+    size = draw(st.sampled_from((0, 1, 2, 2, 3, 3, 4, 4)))  # several rankings make ties
+    ranking = st.lists(_IDS, unique=True, max_size=7).map(tuple)
+    rankings = tuple(draw(ranking) for _ in range(size))
+    k = draw(st.one_of(st.sampled_from((60, 1, 0.5, 10.0, 0.01)), st.floats(0.01, 1000.0)))
+    order = tuple(draw(st.permutations(range(len(rankings)))))
+    target = draw(st.integers(0, len(rankings)))
+    present = set(rankings[target]) if target < len(rankings) else set()
+    choices = [f"c{i}" for i in range(8) if f"c{i}" not in present]
+    return FuseCase(rankings, k, order, draw(st.sampled_from(choices)), target)
+
+
+def _expected(rankings: tuple[tuple[str, ...], ...], k: float) -> dict[str, float]:
+    terms: dict[str, list[float]] = {}
+    for ranking in rankings:
+        for rank, chunk_id in enumerate(ranking, start=1):
+            terms.setdefault(chunk_id, []).append(1.0 / (k + rank))
+    return {chunk_id: math.fsum(values) for chunk_id, values in terms.items()}
+
+
+def _fuse(factory: Factory, rankings: tuple[tuple[str, ...], ...], k: float) -> dict[str, float]:
+    system: Any = factory()
+    fused: tuple[tuple[str, float], ...] = system.fuse(rankings, k)
+    ids = [chunk_id for chunk_id, _ in fused]
+    if len(set(ids)) != len(ids):
+        raise Violation(f"fuse returned a chunk twice: {ids}")
+    return dict(fused)
+
+
+@invariant(
+    "FUS-001",
+    "fusion",
+    "RRF is the rank-only sum 1/(k+rank), ordered by (-score, chunk_id)",
+    case_type=FuseCase,
+    cases=_fuse_cases,
+    requires=("fusion",),
+)
+def rrf_formula(factory: Factory, case: FuseCase) -> None:
+    """``fuse`` returns each chunk of any input ranking exactly once, with the score
+    ``sum(1 / (k + rank))`` over the rankings it appears in (ranks from 1), within 1e-12,
+    ordered by descending score with ties broken by ascending ``chunk_id`` (ties decided
+    on the exact sum). Only ids go in, so a fusion that weighs first-stage scores, counts
+    ranks from 0 or drops a ranking's tail fails here."""
+    system: Any = factory()
+    fused: tuple[tuple[str, float], ...] = system.fuse(case.rankings, case.k)
+    expected = _expected(case.rankings, case.k)
+    ids = [chunk_id for chunk_id, _ in fused]
+    if sorted(ids) != sorted(expected):
+        raise Violation(f"fuse returned chunks {sorted(ids)}, expected {sorted(expected)}")
+    for chunk_id, score in fused:
+        if abs(score - expected[chunk_id]) > _TOLERANCE:
+            raise Violation(f"fused score of {chunk_id} is {score!r}, not {expected[chunk_id]!r}")
+    order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
+    if ids != order:
+        raise Violation(f"fused order {ids}, expected {order} by (-score, chunk_id)")
+
+
+@invariant(
+    "FUS-002",
+    "fusion",
+    "RRF does not depend on the order of its input rankings",
+    case_type=FuseCase,
+    cases=_fuse_cases,
+    requires=("fusion",),
+)
+def rrf_order_free(factory: Factory, case: FuseCase) -> None:
+    """Fusing the same rankings listed in another order gives the same chunks, in the same
+    order, with bit-identical scores: a sum whose rounding depends on the order of its
+    terms, or a tie broken by which ranking came first, fails here."""
+    first = _fuse(factory, case.rankings, case.k)
+    permuted = tuple(case.rankings[i] for i in case.order)
+    system: Any = factory()
+    second: tuple[tuple[str, float], ...] = system.fuse(permuted, case.k)
+    if tuple(first.items()) != second:
+        raise Violation(f"fuse of permuted rankings gave {second}, not {tuple(first.items())}")
+
+
+@invariant(
+    "FUS-003",
+    "fusion",
+    "adding a chunk to another ranking raises its fused score only",
+    case_type=FuseCase,
+    cases=_fuse_cases,
+    requires=("fusion",),
+)
+def rrf_monotone(factory: Factory, case: FuseCase) -> None:
+    """Appending a chunk to the end of a ranking that lacks it (or as a ranking of its
+    own) strictly raises that chunk's fused score, by ``1 / (k + its new rank)``, and
+    leaves every other chunk's score unchanged."""
+    before = _fuse(factory, case.rankings, case.k)
+    rankings = list(case.rankings)
+    if case.target < len(rankings):
+        rankings[case.target] = (*rankings[case.target], case.extra)
+        rank = len(rankings[case.target])
+    else:
+        rankings.append((case.extra,))
+        rank = 1
+    after = _fuse(factory, tuple(rankings), case.k)
+    old = before.get(case.extra, 0.0)
+    new = after.get(case.extra, 0.0)
+    if not new > old or abs(new - old - 1.0 / (case.k + rank)) > _TOLERANCE:
+        raise Violation(
+            f"adding {case.extra} at rank {rank} moved its score {old!r} -> {new!r}, "
+            f"expected +{1.0 / (case.k + rank)!r}"
+        )
+    for chunk_id, score in before.items():
+        if chunk_id != case.extra and abs(after.get(chunk_id, math.nan) - score) > _TOLERANCE:
+            raise Violation(
+                f"adding {case.extra} moved {chunk_id}: {score!r} -> {after.get(chunk_id)!r}"
+            )
+
+
+def _ids(hits: tuple[Hit, ...]) -> list[str]:
+    return [hit.chunk_id for hit in hits]
+
+
+@invariant(
+    "FUS-004",
+    "fusion",
+    "hybrid retrieval is RRF over the lexical and dense rankings",
+    case_type=CorpusCase,
+    cases=lambda: corpus_cases(knobs=True, subset_limits=True),
+    requires=("hybrid", "lexical", "dense", "rerank_toggle", "policy_knobs", "scores"),
+)
+def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
+    """With rerank off and ``result_limit == candidate_limit``, the hybrid answer is the
+    RRF of the lexical-mode and dense-mode answers to the same request: the same chunks,
+    in the same order, with scores within 1e-12 of ``sum(1 / (rrf_k + rank))``. The
+    first-stage scores never enter, so fusing by (normalised) scores fails here."""
+    system = factory()
+    load(system, case.docs)
+    base = replace(policy_for(case, ("hybrid",), rerank=False), result_limit=case.candidate_limit)
+    answers = {
+        mode: system.retrieve(case.query, case.asker, 0, replace(base, mode=mode))
+        for mode in ("lexical", "dense", "hybrid")
+    }
+    if any({"lexical", "dense"} & set(answer.degraded) for answer in answers.values()):
+        return  # a stage was shed; the comparison would not be like for like
+    rankings = tuple(tuple(_ids(answers[mode].hits)) for mode in ("lexical", "dense"))
+    expected = _expected(tuple(r for r in rankings if r), case.rrf_k)
+    order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
+    order = order[: case.candidate_limit]
+    hybrid = answers["hybrid"].hits
+    if _ids(hybrid) != order:
+        raise Violation(f"hybrid returned {_ids(hybrid)}, RRF of {rankings} gives {order}")
+    for hit in hybrid:
+        if abs(hit.score - expected[hit.chunk_id]) > _TOLERANCE:
+            raise Violation(
+                f"hybrid score of {hit.chunk_id} is {hit.score!r}, "
+                f"RRF gives {expected[hit.chunk_id]!r}"
+            )
+
+
+@invariant(
+    "FUS-005",
+    "fusion",
+    "rerank only reorders and filters the candidates",
+    case_type=CorpusCase,
+    cases=lambda: corpus_cases(knobs=True, subset_limits=True),
+    requires=("rerank_toggle", "policy_knobs"),
+)
+def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
+    """When ``result_limit >= candidate_limit``, the answer with rerank off is every
+    fused candidate, so the chunks returned with rerank on must be a subset of them: a
+    reranker may reorder and drop, never bring in a chunk the first stage did not
+    propose."""
+    system = factory()
+    load(system, case.docs)
+    modes = system.capabilities.modes
+    off = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=False))
+    on = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=True))
+    extra = sorted(set(_ids(on.hits)) - set(_ids(off.hits)))
+    if extra:
+        raise Violation(f"rerank returned {extra}, not among the candidates {_ids(off.hits)}")
+
+
+@invariant(
+    "FUS-006",
+    "fusion",
+    "rerank honours its floor",
+    case_type=CorpusCase,
+    cases=lambda: corpus_cases(knobs=True),
+    requires=("rerank_toggle", "policy_knobs", "scores"),
+)
+def rerank_floor(factory: Factory, case: CorpusCase) -> None:
+    """With rerank on (and not reported shed in ``degraded``), every returned hit scores
+    strictly above ``rerank_min_score``: the floor is what lets "nothing relevant" come
+    back as nothing rather than as the least irrelevant few."""
+    system = factory()
+    load(system, case.docs)
+    policy = policy_for(case, system.capabilities.modes, rerank=True)
+    result = system.retrieve(case.query, case.asker, 0, policy)
+    if "rerank" in result.degraded:
+        return
+    for hit in result.hits:
+        if not hit.score > case.rerank_min_score:
+            raise Violation(
+                f"hit {hit.chunk_id} scores {hit.score!r}, not above the floor "
+                f"{case.rerank_min_score!r}"
+            )

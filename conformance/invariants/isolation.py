@@ -1,1 +1,112 @@
-"""Isolation invariants."""
+"""Isolation invariants: nothing outside the asker's eligible view, ever."""
+
+from __future__ import annotations
+
+from ragward.conformance.contract import Factory
+from ragward.conformance.invariant import invariant
+from ragward.conformance.stateful import run_program
+from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
+from ragward.conformance.view import answer, build, check_hits, live_of, prepare, same
+
+__all__ = [
+    "deleted_never_return",
+    "reclassification_takes_effect",
+    "superseded_never_return",
+    "tenants_sharing_doc_ids",
+    "within_eligible_view",
+]
+
+_HITS = frozenset({"hits"})
+
+
+@invariant(
+    "ISO-001",
+    "isolation",
+    "No hit outside the eligible view",
+    case_type=Flooded,
+    cases=flooded,
+)
+def within_eligible_view(factory: Factory, case: Flooded) -> None:
+    """Every hit resolves, by the asker's tenant and the hit's ``doc_id``, to a document the
+    kit ingested; its version is that document's, its text comes from that document (and
+    carries no other document's fingerprint), and the document is in the asker's eligible
+    view E(P, t): their tenant, a classification within their clearance, no barrier or one
+    they are inside, fresh under the policy. The corpus reuses ``doc_id``\\ s across
+    tenants and floods the namespace with restricted, barred and stale copies of the query,
+    so a post-filter, a shared namespace or a forgotten check shows up as a hit that
+    cannot be traced into the view."""
+    scene = case.scene
+    docs = [doc for doc, _ in case.merged()]
+    system, _, fitted, policy = prepare(factory, docs, scene.policy)
+    result = system.retrieve(scene.query, scene.asker, scene.now_tick, policy)
+    check_hits(result, scene.asker, scene.now_tick, policy, live_of(fitted), fitted)
+
+
+@invariant(
+    "ISO-002",
+    "isolation",
+    "Tenants sharing doc ids neither see nor move each other",
+    case_type=Scene,
+    cases=scenes,
+)
+def tenants_sharing_doc_ids(factory: Factory, case: Scene) -> None:
+    """A tenant's answer — hits, scores and audit counts — is exactly what it would be if
+    no other tenant existed, although other tenants use the same ``doc_id``\\ s, versions
+    and near-identical texts; and each hit traces to the asker's own tenant."""
+    system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
+    result = system.retrieve(case.query, case.asker, case.now_tick, policy)
+    check_hits(result, case.asker, case.now_tick, policy, live_of(fitted), fitted)
+    alone = build(factory, [d for d in fitted if d.tenant == case.asker.tenant])
+    other = alone.retrieve(case.query, case.asker, case.now_tick, policy)
+    same(
+        f"answer to {case.asker.tenant!r} alone vs among other tenants",
+        answer(other, caps),
+        answer(result, caps),
+    )
+
+
+@invariant(
+    "ISO-003",
+    "isolation",
+    "Deleted documents never come back",
+    case_type=Program,
+    cases=lambda: programs(steps=("delete", "delete", "new")),
+    requires=("delete",),
+)
+def deleted_never_return(factory: Factory, case: Program) -> None:
+    """After ``delete(tenant, doc_id)``, no retrieval by anyone returns a chunk of the
+    deleted document — not under its ``doc_id``, nor its text under another — even when
+    the query names its words or its fingerprint; other tenants' documents with the same
+    ``doc_id`` are untouched. Checked after every step of a program of writes, deletes
+    and retrievals by several principals."""
+    run_program(factory, case, _HITS)
+
+
+@invariant(
+    "ISO-004",
+    "isolation",
+    "Superseded versions never come back",
+    case_type=Program,
+    cases=lambda: programs(steps=("reversion", "reversion", "stale")),
+    requires=("versions",),
+)
+def superseded_never_return(factory: Factory, case: Program) -> None:
+    """Once a newer version of a document is ingested, every hit of that document is of
+    the newer version, and no text of an older version (traced by its fingerprint) is
+    returned, even to a query made of the old version's words."""
+    run_program(factory, case, _HITS)
+
+
+@invariant(
+    "ISO-005",
+    "isolation",
+    "Reclassification takes effect at once",
+    case_type=Program,
+    cases=lambda: programs(steps=("reclassify",)),
+    requires=("versions",),
+)
+def reclassification_takes_effect(factory: Factory, case: Program) -> None:
+    """A new version of a document with the same text but another classification, barrier
+    or tick is judged by its new labels alone: a principal who could read the old version
+    and cannot read the new one gets nothing of the document."""
+    run_program(factory, case, _HITS)

@@ -1,1 +1,137 @@
-"""Prefilter invariants."""
+"""Pre-filter invariants: invisible chunks change neither results nor the visible counts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ragward.conformance.contract import Factory
+from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.records import Result
+from ragward.conformance.strategies import Flooded, Scene, count_floods, flooded, scenes
+from ragward.conformance.view import (
+    check_counts,
+    entitled,
+    live_of,
+    prepare,
+    ranked,
+    same,
+    with_and_without,
+)
+
+__all__ = ["accounting_consistent", "counted_once", "eligible_count_unmoved", "results_unmoved"]
+
+
+def _counts(result: Result) -> tuple[int, int, int]:
+    considered = result.considered or 0
+    hidden = result.excluded_by_entitlement or 0
+    stale = result.excluded_by_freshness or 0
+    return considered, hidden, stale
+
+
+@invariant(
+    "PRE-001",
+    "prefilter",
+    "Invisible chunks change neither ids, order nor number of hits",
+    case_type=Flooded,
+    cases=flooded,
+)
+def results_unmoved(factory: Factory, case: Flooded) -> None:
+    """Adding documents outside the asker's eligible view — other tenants' (under the same
+    ``doc_id``\\ s), classifications above their clearance, barriers they are outside of,
+    stale ones, most of them repeating the query so they would outrank everything visible
+    — changes neither which chunks come back, nor their order, nor how many. This is what
+    filtering *after* a top-k cut breaks: the flood takes the candidate slots and the
+    asker gets fewer results, or none."""
+    _, _, before, after, hidden = with_and_without(factory, case)
+    same(f"hits after adding {len(hidden)} invisible documents", ranked(before), ranked(after))
+
+
+@invariant(
+    "PRE-002",
+    "prefilter",
+    "Invisible chunks leave the eligible count unchanged",
+    case_type=Flooded,
+    cases=flooded,
+    requires=("counts",),
+)
+def eligible_count_unmoved(factory: Factory, case: Flooded) -> None:
+    """The eligible part of the audit counts, ``considered - excluded_by_entitlement -
+    excluded_by_freshness`` (the matching chunks inside the view), is the same with and
+    without a flood of invisible documents: every invisible chunk that is counted is also
+    counted as excluded."""
+    _, _, before, after, hidden = with_and_without(factory, case)
+    c0, e0, f0 = _counts(before)
+    c1, e1, f1 = _counts(after)
+    same(
+        f"eligible matches after adding {len(hidden)} invisible documents",
+        c0 - e0 - f0,
+        c1 - e1 - f1,
+    )
+
+
+@invariant(
+    "PRE-003",
+    "prefilter",
+    "Each invisible matching chunk is counted once, under its reason",
+    case_type=Flooded,
+    cases=count_floods,
+    requires=("counts",),
+)
+def counted_once(factory: Factory, case: Flooded) -> None:
+    """Adding short one-chunk documents that certainly match the query (each contains a
+    query word) raises ``excluded_by_entitlement`` by exactly the number of them in the
+    asker's tenant the asker may not see, ``excluded_by_freshness`` by exactly the number
+    they may see but that are stale, and ``considered`` by their sum; other tenants' add
+    nothing. A chunk matching in both indexes is counted once. In a dense-only system,
+    where a shared word does not guarantee a match, the rises may be smaller but still
+    add up."""
+    caps = factory().capabilities
+    policy = case.scene.policy
+    lexical = [m for m in ("hybrid", "lexical") if m in caps.modes]
+    if policy.mode not in lexical and lexical:
+        policy = replace(policy, mode=lexical[0])
+    _, fitted, before, after, hidden = with_and_without(factory, case, policy)
+    asker = case.scene.asker
+    mine = [d for d in hidden if d.tenant == asker.tenant]
+    k_hidden = sum(1 for d in mine if not entitled(d, asker))
+    k_stale = len(mine) - k_hidden
+    c0, e0, f0 = _counts(before)
+    c1, e1, f1 = _counts(after)
+    got = (c1 - c0, e1 - e0, f1 - f0)
+    if fitted.mode in ("hybrid", "lexical"):
+        want = (k_hidden + k_stale, k_hidden, k_stale)
+        ok = got == want
+    else:
+        want = (got[1] + got[2], k_hidden, k_stale)
+        ok = got[0] == want[0] and got[1] <= k_hidden and got[2] <= k_stale
+    if not ok:
+        raise Violation(
+            f"adding {k_hidden} hidden and {k_stale} stale one-chunk matching documents "
+            f"({len(hidden) - len(mine)} of other tenants) moved (considered, entitlement, "
+            f"freshness) by {got}, expected {want}"
+        )
+
+
+@invariant(
+    "PRE-004",
+    "prefilter",
+    "Audit counts are consistent",
+    case_type=Scene,
+    cases=scenes,
+    requires=("counts",),
+)
+def accounting_consistent(factory: Factory, case: Scene) -> None:
+    """The counts are present and non-negative; the exclusions never exceed
+    ``considered``; ``excluded_by_entitlement`` is zero when every live document of the
+    asker's tenant is visible to them, ``excluded_by_freshness`` zero when none of the
+    visible ones is stale; and a tenant holding no document considers nothing and gets
+    nothing, however much other tenants hold."""
+    system, _, fitted, policy = prepare(factory, case.docs, case.policy)
+    live = live_of(fitted)
+    result = system.retrieve(case.query, case.asker, case.now_tick, policy)
+    check_counts(result, case.asker, case.now_tick, policy, live)
+    stranger = replace(case.asker, tenant="kit-empty-tenant")
+    empty = system.retrieve(case.query, stranger, case.now_tick, policy)
+    check_counts(empty, stranger, case.now_tick, policy, live)
+    if empty.hits:
+        raise Violation(f"a tenant holding no document got {len(empty.hits)} hits")

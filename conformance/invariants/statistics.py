@@ -1,1 +1,132 @@
-"""Statistics invariants."""
+"""Statistics invariants: scores are computed over the eligible view alone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ragward.conformance.contract import Capabilities, Factory
+from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
+from ragward.conformance.stateful import run_program
+from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
+from ragward.conformance.view import answer, flood_systems, fresh, prepare, same
+
+__all__ = [
+    "deleted_leave_no_statistic",
+    "flood_moves_no_score",
+    "same_view_same_answer",
+    "superseded_leave_no_statistic",
+]
+
+_SCORES = frozenset({"fresh-scores"})
+
+
+def _policies(policy: Policy, caps: Capabilities) -> list[Policy]:
+    # The drawn policy, and each mode with rerank off: a reranker's score can hide
+    # first-stage statistics, so they are read bare too.
+    out = [policy]
+    if caps.rerank_toggle:
+        out += [replace(policy, mode=mode, rerank=False) for mode in caps.modes]
+    return out
+
+
+@invariant(
+    "STAT-001",
+    "statistics",
+    "Invisible chunks move no score",
+    case_type=Flooded,
+    cases=flooded,
+    requires=("scores",),
+)
+def flood_moves_no_score(factory: Factory, case: Flooded) -> None:
+    """Every chunk returned both with and without a flood of invisible documents carries
+    exactly the same score (compared with ``==``, not approximately): collection
+    statistics such as BM25's ``N``, ``avgdl`` and document frequencies are taken over the
+    asker's eligible view, not over the namespace. Checked under the drawn policy and, when
+    rerank can be switched off, bare in every declared mode."""
+    caps, fitted, base, full, hidden = flood_systems(factory, case)
+    scene = case.scene
+    for policy in _policies(fitted, caps):
+        before = base.retrieve(scene.query, scene.asker, scene.now_tick, policy)
+        after = full.retrieve(scene.query, scene.asker, scene.now_tick, policy)
+        scores = {h.chunk_id: h.score for h in before.hits}
+        for hit in after.hits:
+            if hit.chunk_id in scores and scores[hit.chunk_id] != hit.score:
+                raise Violation(
+                    f"score of {hit.chunk_id!r} ({policy.mode}, rerank={policy.rerank}) moved "
+                    f"from {scores[hit.chunk_id]!r} to {hit.score!r} after adding "
+                    f"{len(hidden)} invisible documents"
+                )
+
+
+@invariant(
+    "STAT-002",
+    "statistics",
+    "Superseded versions leave no statistic",
+    case_type=Program,
+    cases=lambda: programs(steps=("reversion", "reclassify", "stale")),
+    requires=("versions", "scores"),
+)
+def superseded_leave_no_statistic(factory: Factory, case: Program) -> None:
+    """After re-versions and refused stale writes, every score equals that of a fresh
+    system holding only the live versions: a replaced version's terms, lengths and vectors
+    no longer count anywhere."""
+    run_program(factory, case, _SCORES)
+
+
+@invariant(
+    "STAT-003",
+    "statistics",
+    "Same eligible view, same answer",
+    case_type=Scene,
+    cases=scenes,
+)
+def same_view_same_answer(factory: Factory, case: Scene) -> None:
+    """The answer — hits, scores and counts — depends on the eligible view alone: another
+    user id, a barrier no document uses (added or dropped), a clearance raised past no
+    document's classification, or a later ``now_tick`` at which no document changes side
+    of the freshness edge, all give exactly the same answer."""
+    system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
+    mine = [d for d in fitted if d.tenant == case.asker.tenant]
+    want = answer(system.retrieve(case.query, case.asker, case.now_tick, policy), caps)
+    for what, asker, now in _variants(case.asker, case.now_tick, policy, mine):
+        got: Result = system.retrieve(case.query, asker, now, policy)
+        same(f"answer for {what}", want, answer(got, caps))
+
+
+def _variants(
+    asker: Asker, now: int, policy: Policy, mine: list[Doc]
+) -> list[tuple[str, Asker, int]]:
+    out = [("another user id", replace(asker, user_id=asker.user_id + "-other"), now)]
+    out.append(("an unused barrier", replace(asker, barriers=(*asker.barriers, "kit-unused")), now))
+    used = {d.barrier for d in mine}
+    idle = tuple(b for b in asker.barriers if b not in used)
+    if idle:
+        kept = tuple(b for b in asker.barriers if b not in idle)
+        out.append((f"dropping unused barriers {idle}", replace(asker, barriers=kept), now))
+    rank = CLASSIFICATIONS.index(asker.max_classification)
+    above = [CLASSIFICATIONS.index(d.classification) for d in mine]
+    top = min([r for r in above if r > rank], default=len(CLASSIFICATIONS)) - 1
+    if top > rank:
+        raised = replace(asker, max_classification=CLASSIFICATIONS[top])
+        out.append((f"clearance {CLASSIFICATIONS[top]}", raised, now))
+    sides = [fresh(d, now, policy) for d in mine]
+    for shift in (1, 2, 5, 13, 40):
+        if [fresh(d, now + shift, policy) for d in mine] == sides:
+            out.append((f"now_tick {now + shift}", asker, now + shift))
+            break
+    return out
+
+
+@invariant(
+    "STAT-004",
+    "statistics",
+    "Deleted documents leave no statistic",
+    case_type=Program,
+    cases=lambda: programs(steps=("delete", "delete", "new")),
+    requires=("delete", "scores"),
+)
+def deleted_leave_no_statistic(factory: Factory, case: Program) -> None:
+    """After deletes, every score equals that of a fresh system that never saw the deleted
+    documents: their terms, lengths and vectors are gone from every statistic."""
+    run_program(factory, case, _SCORES)

@@ -1,0 +1,96 @@
+"""Find the implementation under test from a ``pkg.module:factory`` string.
+
+The command line and the pytest plugin name an implementation the way console-script
+entry points do; :func:`load_factory` turns that string into a factory, and
+:func:`check_system` builds one instance to make sure it meets the contract before any
+invariant runs, so a wrong spec costs one clear line rather than a page of verdicts.
+
+>>> load_factory("ragward.adapters:reference_factory")       # doctest: +SKIP
+<function reference_factory at ...>
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+from ragward.conformance.contract import Capabilities, Factory
+from ragward.errors import RagwardError
+
+__all__ = ["FactoryError", "check_system", "load_factory"]
+
+
+class FactoryError(RagwardError, ValueError):
+    """The implementation could not be found or does not meet the contract."""
+
+
+def load_factory(spec: str) -> Factory:
+    """The callable named by ``spec`` (``pkg.module:attribute``, the attribute may be dotted).
+
+    The working directory is searched last, so a module beside the caller is found the
+    way ``python -m`` would find it, without shadowing an installed package.
+    """
+    module_name, colon, attribute = spec.partition(":")
+    if not colon or not module_name.strip() or not attribute.strip():
+        raise FactoryError(
+            f"implementation {spec!r} is not of the form pkg.module:factory "
+            "(e.g. ragward.adapters:reference_factory)"
+        )
+    module_name, attribute = module_name.strip(), attribute.strip()
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name == module_name or module_name.startswith(f"{error.name}."):
+            raise FactoryError(
+                f"module {module_name!r} not found (is it installed, or on PYTHONPATH?)"
+            ) from None
+        raise FactoryError(f"importing {module_name!r} failed: {_line(error)}") from None
+    except Exception as error:  # the user's module broke while importing: say how
+        raise FactoryError(f"importing {module_name!r} failed: {_line(error)}") from None
+    target: Any = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise FactoryError(f"module {module_name!r} has no attribute {attribute!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise FactoryError(
+            f"{spec} is a {type(target).__name__}, not a callable factory "
+            "returning a fresh RetrievalSystem"
+        )
+    return target  # type: ignore[no-any-return]
+
+
+def check_system(factory: Factory, name: str) -> Capabilities:
+    """Build one instance from ``factory``; its capabilities, or a :class:`FactoryError`."""
+    try:
+        system = factory()
+    except RagwardError as error:  # a deliberate error (a peer that will not start...)
+        raise FactoryError(f"{name}: {_line(error)}") from None
+    except Exception as error:  # the factory itself is broken: nothing can be checked
+        raise FactoryError(f"{name}() raised {_line(error)}") from None
+    missing = [
+        verb
+        for verb in ("capabilities", "ingest", "delete", "retrieve")
+        if not hasattr(system, verb)
+    ]
+    if missing:
+        raise FactoryError(
+            f"{name}() returned a {type(system).__name__}, which lacks "
+            f"{', '.join(missing)} of the RetrievalSystem contract"
+        )
+    capabilities = system.capabilities
+    if not isinstance(capabilities, Capabilities):
+        raise FactoryError(
+            f"{name}().capabilities is a {type(capabilities).__name__}, "
+            "not ragward.conformance.Capabilities"
+        )
+    return capabilities
+
+
+def _line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

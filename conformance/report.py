@@ -1,0 +1,259 @@
+"""A conformance report for people (a table, readable counterexamples) and for machines.
+
+:func:`to_json` is deterministic — sorted keys, verdicts in the report's level-then-id
+order, no timings, no memory addresses — so two runs of the same implementation give the
+same bytes and a report can be committed and diffed.
+
+>>> print(render_table(run_conformance(factory, select=["ISO-TENANT"])))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tabulate import tabulate
+
+from ragward.conformance.runner import Report, Verdict
+
+__all__ = [
+    "format_counterexample",
+    "render_table",
+    "replay_command",
+    "summarize",
+    "to_json",
+    "verdict_data",
+]
+
+#: Version of the JSON layout; bumped when a field changes meaning.
+SCHEMA = 1
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_DOC_KEYS = frozenset({"tenant", "doc_id", "text"})
+_ASKER_KEYS = frozenset({"user_id", "tenant", "max_classification"})
+_HIT_KEYS = frozenset({"chunk_id", "start", "end", "text"})
+_TEXT_WIDTH = 100
+
+
+def _clean(text: str) -> str:
+    return _ADDRESS.sub("", text)
+
+
+def replay_command(verdict: Verdict) -> str:
+    """How to re-run this verdict's counterexample (empty when there is none)."""
+    if verdict.status not in ("fail", "error"):
+        return ""
+    if verdict.replay:
+        return verdict.replay
+    if verdict.counterexample is None:
+        return ""
+    return f"ragward.conformance.replay(factory, {verdict.id!r}, counterexample)"
+
+
+def verdict_data(verdict: Verdict) -> dict[str, Any]:
+    """One verdict as the JSON object :func:`to_json` lists (and ``--replay`` reads)."""
+    return {
+        "id": verdict.id,
+        "level": verdict.level,
+        "title": verdict.title,
+        "verdict": verdict.status,
+        "examples": verdict.examples,
+        "reason": _clean(verdict.reason),
+        "counterexample": verdict.counterexample,
+        "replay": replay_command(verdict),
+    }
+
+
+def to_json(report: Report) -> str:
+    """The report as deterministic JSON text (ending in a newline)."""
+    data = {
+        "schema": SCHEMA,
+        "implementation": _clean(report.implementation),
+        "profile": report.profile,
+        "passed": report.passed,
+        "counts": report.counts(),
+        "invariants": [verdict_data(verdict) for verdict in report.verdicts],
+    }
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def render_table(report: Report) -> str:
+    """The verdicts as a terminal table, followed by a one-line tally."""
+    rows = [
+        (
+            verdict.id,
+            verdict.level,
+            verdict.status,
+            verdict.examples,
+            _reason(verdict),
+        )
+        for verdict in report.verdicts
+    ]
+    table = tabulate(
+        rows,
+        headers=("id", "level", "verdict", "examples", "reason"),
+        maxcolwidths=[None, None, None, None, 72],
+        disable_numparse=True,
+    )
+    counts = report.counts()
+    tally = ", ".join(f"{counts[status]} {status}" for status in ("pass", "fail", "error", "n/a"))
+    outcome = "CONFORMS" if report.passed else "DOES NOT CONFORM"
+    return (
+        f"{table}\n\n{_clean(report.implementation)} ({report.profile} profile): "
+        f"{tally} — {outcome}"
+    )
+
+
+def _reason(verdict: Verdict) -> str:
+    reason = _clean(verdict.reason)
+    if verdict.status in ("fail", "error") and verdict.counterexample is not None:
+        return f"{reason} [{summarize(verdict.counterexample)}]"
+    return reason
+
+
+def summarize(case: Any) -> str:
+    """A few words on a counterexample's size: ``3 docs, asker alice@acme, query 'x'``."""
+    if not isinstance(case, dict):
+        return _short(case, 30)
+    parts = []
+    for key, value in case.items():
+        if isinstance(value, list):
+            parts.append(f"{len(value)} {key}")
+        elif _kind(value, _ASKER_KEYS):
+            parts.append(f"{key} {value['user_id']}@{value['tenant']}")
+        elif _kind(value, _DOC_KEYS):
+            parts.append(f"{key} {value['tenant']}/{value['doc_id']}")
+        elif isinstance(value, str):
+            parts.append(f"{key} {_short(value, 24)}")
+    return ", ".join(parts)
+
+
+def format_counterexample(verdict: Verdict) -> str:
+    """A failing verdict as a person reads it: what broke, the case, how to replay it.
+
+    Documents print as ``tenant/doc_id vN [classification, barrier, tick]: "text"``,
+    askers as ``user@tenant (clearance, barriers)``; any other field of the case prints
+    as its data, so every invariant's case renders without special code.
+    """
+    lines = [f"{verdict.id} ({verdict.level}) {verdict.title}"]
+    lines.append(f"  {verdict.status}: {_clean(verdict.reason)}")
+    if verdict.counterexample is None:
+        lines.append("  (no counterexample: it failed before any case was drawn)")
+    else:
+        run = f" (shrunk; {verdict.examples} examples run)" if verdict.examples > 1 else ""
+        lines.append(f"  counterexample{run}:")
+        lines.extend(_render(verdict.counterexample, indent=4))
+    command = replay_command(verdict)
+    if command:
+        lines.append(f"  replay: {command}")
+    return "\n".join(lines)
+
+
+def _render(value: Any, indent: int) -> list[str]:
+    pad = " " * indent
+    if not isinstance(value, dict):
+        return [f"{pad}{_scalar(value)}"]
+    lines = []
+    for key, item in value.items():
+        if isinstance(item, list) and item and all(_special(x) or _flat(x) for x in item):
+            lines.append(f"{pad}{key}:")
+            lines.extend(f"{pad}  - {_line(x)}" for x in item)
+        elif isinstance(item, list) and item and all(_step(x) for x in item):
+            lines.append(f"{pad}{key}:")
+            lines.extend(f"{pad}  - {_compact(x)}" for x in item)
+        elif isinstance(item, list) and item:
+            lines.append(f"{pad}{key}:")
+            for entry in item:
+                nested = _render(entry, indent + 4)
+                lines.append(f"{pad}  - {nested[0].strip()}")
+                lines.extend(nested[1:])
+        elif isinstance(item, dict) and not _special(item) and not _flat(item):
+            lines.append(f"{pad}{key}:")
+            lines.extend(_render(item, indent + 2))
+        else:
+            lines.append(f"{pad}{key}: {_line(item)}")
+    return lines
+
+
+def _step(value: Any) -> bool:
+    # One operation of a program (ingest / delete / retrieve ...): a flat record whose
+    # nested values are documents or askers.
+    return isinstance(value, dict) and all(
+        _special(v) or not isinstance(v, dict | list) or v == [] for v in value.values()
+    )
+
+
+def _compact(step: dict[str, Any]) -> str:
+    """A step on one line: its kind first, then the fields it sets (None and "" left out)."""
+    lead = next((k for k in ("kind", "op") if isinstance(step.get(k), str)), None)
+    parts = [step[lead]] if lead else []
+    for key, value in step.items():
+        if key == lead or value is None or value in ("", []):
+            continue
+        parts.append(f"{key} {_line(value)}" if _special(value) else f"{key}={_scalar(value)}")
+    return ", ".join(parts) if not lead else f"{parts[0]}: " + ", ".join(parts[1:])
+
+
+def _kind(value: Any, keys: frozenset[str]) -> bool:
+    return isinstance(value, dict) and value.keys() >= keys
+
+
+def _special(value: Any) -> bool:
+    return isinstance(value, dict) and (
+        value.keys() >= _DOC_KEYS or value.keys() >= _ASKER_KEYS or value.keys() >= _HIT_KEYS
+    )
+
+
+def _flat(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(not isinstance(v, dict | list) or v == [] for v in value.values())
+    if isinstance(value, list):
+        return all(not isinstance(v, dict | list) for v in value)
+    return True
+
+
+def _line(value: Any) -> str:
+    if _kind(value, _DOC_KEYS):
+        return _doc(value)
+    if _kind(value, _ASKER_KEYS):
+        barriers = ", ".join(value.get("barriers") or ()) or "no barriers"
+        return f"{value['user_id']}@{value['tenant']} ({value['max_classification']}, {barriers})"
+    if _kind(value, _HIT_KEYS):
+        where = f"{value.get('doc_id', '?')} v{value.get('version', '?')}"
+        score = f" score={value['score']!r}" if "score" in value else ""
+        return (
+            f"{value['chunk_id']} ({where} [{value['start']}:{value['end']}]{score}): "
+            f"{_short(value['text'], _TEXT_WIDTH)}"
+        )
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_scalar(v)}" for k, v in value.items()) or "{}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    return _scalar(value)
+
+
+def _doc(doc: dict[str, Any]) -> str:
+    barrier = f"barrier {doc['barrier']}" if doc.get("barrier") else "no barrier"
+    head = f"{doc['tenant']}/{doc['doc_id']} v{doc.get('version', 1)}"
+    tags = f"[{doc.get('classification', '?')}, {barrier}, tick {doc.get('updated_tick', 0)}]"
+    title = f" title={_short(doc['title'], 40)}" if doc.get("title") else ""
+    return f"{head} {tags}{title}: {_short(doc['text'], _TEXT_WIDTH)}"
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _short(value, _TEXT_WIDTH)
+    if isinstance(value, list):
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _short(value: Any, width: int) -> str:
+    # JSON quoting shows newlines, tabs and runs of spaces, which many invariants hinge on.
+    if not isinstance(value, str):
+        return _scalar(value)
+    if len(value) <= width:
+        return json.dumps(value, ensure_ascii=False)
+    head = json.dumps(value[:width], ensure_ascii=False)
+    return f'{head[:-1]}…" ({len(value)} chars)'

@@ -1,0 +1,249 @@
+"""Programs of writes and reads, run against a model that checks after every step.
+
+:class:`Executor` runs one :class:`~ragward.conformance.strategies.Op` at a time against a
+system and a simple model of what must be live: which writes must be taken or refused,
+which document version every hit must come from, what the audit counts may say, and that
+the answer equals that of a fresh system holding only the live documents. Case-based
+invariants run whole programs through it; :class:`LifecycleMachine` (a hypothesis
+``RuleBasedStateMachine``) drives it one rule at a time::
+
+    TestLifecycle = machine_for(my_factory).TestCase
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from ragward.conformance.contract import Factory, RetrievalSystem
+from ragward.conformance.invariant import Violation
+from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy
+from ragward.conformance.strategies import (
+    BARRIERS,
+    DOC_IDS,
+    MAX_TICK,
+    TENANTS,
+    Key,
+    Op,
+    Program,
+    askers,
+    documents,
+    policies,
+    queries,
+    restamp,
+)
+from ragward.conformance.view import (
+    answer,
+    build,
+    check_counts,
+    check_hits,
+    fit_doc,
+    fit_policy,
+    label,
+    ranked,
+    same,
+)
+
+__all__ = ["ALONE", "CHECKS", "Executor", "LifecycleMachine", "machine_for", "run_program"]
+
+#: What an executor can check: write verdicts, hits against the model, audit counts, and
+#: the answer (ids, scores, counts) against a fresh system holding the live documents
+#: (with ``alone``: only the asker's tenant's).
+CHECKS: frozenset[str] = frozenset(
+    {"writes", "hits", "counts", "fresh-ids", "fresh-scores", "fresh-counts"}
+)
+ALONE: frozenset[str] = CHECKS | {"alone"}
+
+
+class Executor:
+    """One system under test and the model it is checked against."""
+
+    def __init__(self, factory: Factory, policy: Policy, checks: frozenset[str] = CHECKS):
+        self.factory = factory
+        self.system: RetrievalSystem = factory()
+        self.caps = self.system.capabilities
+        self.policy = fit_policy(policy, self.caps)
+        self.checks = checks
+        #: The live version of each key, in the order of their last write.
+        self.live: dict[tuple[str, str], Doc] = {}
+        self.newest: dict[tuple[str, str], int] = {}
+        self.written: list[Doc] = []
+
+    def run(self, op: Op) -> None:
+        """Execute one step and check it."""
+        if op.kind == "ingest" and op.doc is not None:
+            self.ingest(op.doc)
+        elif op.kind == "delete" and op.key is not None:
+            self.delete(op.key)
+        elif op.kind == "retrieve" and op.asker is not None:
+            self.retrieve(op.asker, op.query, op.now_tick)
+        else:
+            raise ValueError(f"malformed step {op!r}")
+
+    def ingest(self, doc: Doc) -> None:
+        doc = fit_doc(doc, self.caps)
+        key = (doc.tenant, doc.doc_id)
+        if key in self.newest and not self.caps.versions:
+            return  # re-versions cannot be asked about
+        accepted = self.system.ingest(doc)
+        if not isinstance(accepted, bool):
+            raise Violation(f"ingest of {label(doc)} returned {accepted!r}, not a bool")
+        self.written.append(doc)
+        newest, current = self.newest.get(key, 0), self.live.get(key)
+        if "writes" in self.checks:
+            if doc.version > newest and not accepted:
+                raise Violation(
+                    f"ingest of {label(doc)} was refused, though the newest version ever "
+                    f"written is v{newest}"
+                    if newest
+                    else f"ingest of new {label(doc)} refused"
+                )
+            if current is not None and doc.version <= current.version and accepted:
+                raise Violation(
+                    f"ingest of {label(doc)} was accepted over live v{current.version}: "
+                    "an out-of-order write must be refused"
+                )
+        if accepted:
+            self.live.pop(key, None)
+            self.live[key] = doc
+            self.newest[key] = max(newest, doc.version)
+
+    def delete(self, key: Key) -> None:
+        if not self.caps.delete:
+            return
+        self.system.delete(key.tenant, key.doc_id)
+        self.live.pop((key.tenant, key.doc_id), None)
+
+    def retrieve(self, asker: Asker, query: str, now_tick: int) -> None:
+        result = self.system.retrieve(query, asker, now_tick, self.policy)
+        if "hits" in self.checks:
+            check_hits(result, asker, now_tick, self.policy, self.live, self.written)
+        if "counts" in self.checks and self.caps.counts:
+            check_counts(result, asker, now_tick, self.policy, self.live)
+        if not self.checks & {"fresh-ids", "fresh-scores", "fresh-counts"}:
+            return
+        docs = list(self.live.values())
+        holding = "the live documents"
+        if "alone" in self.checks:
+            docs = [d for d in docs if d.tenant == asker.tenant]
+            holding = f"{asker.tenant!r}'s live documents alone"
+        other = build(self.factory, docs).retrieve(query, asker, now_tick, self.policy)
+        what = (
+            f"{asker.user_id}@{asker.tenant} asking {query!r}, vs a fresh system holding {holding}"
+        )
+        if "fresh-ids" in self.checks:
+            same(f"hits of {what}", ranked(other), ranked(result))
+        if "fresh-scores" in self.checks and self.caps.scores:
+            same(
+                f"scores of {what}",
+                [(h.chunk_id, h.score) for h in other.hits],
+                [(h.chunk_id, h.score) for h in result.hits],
+            )
+        if "fresh-counts" in self.checks and self.caps.counts:
+            same(f"counts of {what}", answer(other, self.caps)[-1], answer(result, self.caps)[-1])
+
+
+def run_program(factory: Factory, program: Program, checks: frozenset[str] = CHECKS) -> None:
+    """Run ``program`` step by step against a fresh system; raise on the first breach."""
+    executor = Executor(factory, program.policy, checks)
+    for op in program.ops:
+        executor.run(op)
+
+
+class LifecycleMachine(RuleBasedStateMachine):
+    """Random ingests, re-versions, reclassifications, stale writes, deletes and
+    retrievals by several principals, each step checked by an :class:`Executor`.
+
+    Set :attr:`factory` (see :func:`machine_for`) before running it.
+    """
+
+    factory: ClassVar[Callable[[], Any] | None] = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.executor: Executor | None = None
+        self.texts: list[str] = []
+
+    @property
+    def model(self) -> Executor:
+        if self.executor is None:
+            raise RuntimeError("LifecycleMachine.start has not run")
+        return self.executor
+
+    def _do(self, op: Op) -> None:
+        if op.doc is not None:
+            self.texts.append(op.doc.text)
+        self.model.run(op)
+
+    def _key(self, data: st.DataObject) -> tuple[str, str]:
+        return data.draw(st.sampled_from(sorted(self.model.live)))
+
+    @initialize(policy=policies())
+    def start(self, policy: Policy) -> None:
+        factory = type(self).factory
+        if factory is None:
+            raise RuntimeError("LifecycleMachine.factory is not set; use machine_for(factory)")
+        self.executor = Executor(factory, policy)
+
+    @rule(data=st.data(), tenant=st.sampled_from(TENANTS[:2]), doc_id=st.sampled_from(DOC_IDS))
+    def ingest(self, data: st.DataObject, tenant: str, doc_id: str) -> None:
+        version = self.model.newest.get((tenant, doc_id), 0) + 1
+        self._do(Op("ingest", doc=data.draw(documents(tenant, doc_id, version=version))))
+
+    @precondition(lambda self: bool(self.model.live))
+    @rule(data=st.data())
+    def reversion(self, data: st.DataObject) -> None:
+        tenant, doc_id = self._key(data)
+        version = self.model.newest[(tenant, doc_id)] + data.draw(st.integers(1, 2))
+        self._do(Op("ingest", doc=data.draw(documents(tenant, doc_id, version=version))))
+
+    @precondition(lambda self: bool(self.model.live))
+    @rule(
+        data=st.data(),
+        classification=st.sampled_from(CLASSIFICATIONS),
+        barrier=st.one_of(st.none(), st.sampled_from(BARRIERS)),
+        tick=st.integers(0, MAX_TICK),
+    )
+    def reclassify(
+        self, data: st.DataObject, classification: str, barrier: str | None, tick: int
+    ) -> None:
+        key = self._key(data)
+        old = self.model.live[key]
+        new = Doc(
+            old.tenant,
+            old.doc_id,
+            old.text,
+            old.title,
+            classification,
+            barrier,
+            self.model.newest[key] + 1,
+            tick,
+        )
+        self._do(Op("ingest", doc=restamp(new)))
+
+    @precondition(lambda self: bool(self.model.live))
+    @rule(data=st.data())
+    def stale_write(self, data: st.DataObject) -> None:
+        tenant, doc_id = self._key(data)
+        version = data.draw(st.integers(1, self.model.newest[(tenant, doc_id)]))
+        self._do(Op("ingest", doc=data.draw(documents(tenant, doc_id, version=version))))
+
+    @precondition(lambda self: bool(self.model.live))
+    @rule(data=st.data())
+    def delete(self, data: st.DataObject) -> None:
+        tenant, doc_id = self._key(data)
+        self._do(Op("delete", key=Key(tenant, doc_id)))
+
+    @rule(data=st.data(), asker=askers(TENANTS[:2]), now_tick=st.integers(0, MAX_TICK))
+    def retrieve(self, data: st.DataObject, asker: Asker, now_tick: int) -> None:
+        query = data.draw(queries(self.texts))
+        self._do(Op("retrieve", asker=asker, query=query, now_tick=now_tick))
+
+
+def machine_for(factory: Factory) -> type[LifecycleMachine]:
+    """A :class:`LifecycleMachine` subclass bound to ``factory``."""
+    name = getattr(factory, "__name__", "impl")
+    return type(f"LifecycleMachine_{name}", (LifecycleMachine,), {"factory": staticmethod(factory)})

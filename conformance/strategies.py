@@ -1,0 +1,500 @@
+"""Hypothesis strategies that hunt for leaks, and the case records they draw.
+
+Corpora are adversarial by construction: several tenants reuse the same ``doc_id``; texts
+are copies or near-duplicates of one another; ``## `` headings, newlines, tabs, runs of
+spaces and unicode abound; every clearance, barrier and freshness edge is exercised; and
+*floods* of chunks outside the asker's eligible view repeat the query words so that they
+would outrank everything visible if they were ever let in.
+
+Every document's text carries a *fingerprint*: a word unique to its ``(tenant, doc_id,
+version)`` (see :func:`fingerprint`), written at the start of each section and every few
+words. The kit therefore traces any returned text to exactly one ingested document version
+without trusting what the implementation says about it.
+
+Strategies take no capabilities: checks fit what they draw to what an adapter declares
+(see :mod:`ragward.conformance.view`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from hypothesis import strategies as st
+
+from ragward.conformance.records import CLASSIFICATIONS, MODES, Asker, Doc, Policy
+
+__all__ = [
+    "BARRIERS",
+    "DOC_IDS",
+    "MAX_TICK",
+    "TENANTS",
+    "VOCABULARY",
+    "Flooded",
+    "Key",
+    "Op",
+    "Program",
+    "Scene",
+    "askers",
+    "bodies",
+    "count_floods",
+    "documents",
+    "fingerprint",
+    "fingerprints_in",
+    "flooded",
+    "policies",
+    "programs",
+    "queries",
+    "restamp",
+    "scenes",
+    "stamp",
+]
+
+TENANTS: tuple[str, ...] = ("acme", "globex", "initech")
+DOC_IDS: tuple[str, ...] = ("d1", "d2", "shared", "a::b", "Ωmega")
+BARRIERS: tuple[str, ...] = ("ma-deal", "litigation", "hr")
+#: Content words: a count check relies on one of them being matched by any analyzer.
+ANCHORS: tuple[str, ...] = ("payment", "ledger", "screening", "release", "merger", "wire")
+VOCABULARY: tuple[str, ...] = (
+    *ANCHORS,
+    "pmt-771",
+    "held",
+    "dual",
+    "control",
+    "q3",
+    "x9",
+    "café",
+    "naïve",
+    "straße",
+    "東京",
+    "the",
+    "of",
+    "and",
+)
+MAX_TICK = 100
+SEPARATORS: tuple[str, ...] = (" ", " ", " ", "  ", "    ", "\n", "\n\n", "\t", " \t ", "\r\n")
+SECTIONS: tuple[str, ...] = ("Intro", "Hold", "Release", "Notes  and  more")
+#: Where :func:`stamp` writes the fingerprint; never produced otherwise.
+MARK = "§"
+_FINGERPRINT_RE = re.compile(r"(?<![a-z])qx[a-z]{6}(?![a-z])")
+
+
+def fingerprint(tenant: str, doc_id: str, version: int) -> str:
+    """The word unique to one document version: ``qx`` and six letters of a hash."""
+    digest = hashlib.sha256(f"{tenant}\0{doc_id}\0{version}".encode()).digest()
+    return "qx" + "".join(chr(ord("a") + b % 26) for b in digest[:6])
+
+
+def fingerprints_in(text: str) -> frozenset[str]:
+    """Every fingerprint written in ``text``."""
+    return frozenset(_FINGERPRINT_RE.findall(text))
+
+
+def stamp(body: str, tenant: str, doc_id: str, version: int) -> str:
+    """``body`` with each fingerprint mark replaced by the version's fingerprint."""
+    return body.replace(MARK, fingerprint(tenant, doc_id, version))
+
+
+def _word(draw: st.DrawFn, vocabulary: Sequence[str]) -> str:
+    word = draw(st.sampled_from(vocabulary))
+    style = draw(st.sampled_from(("plain",) * 4 + ("upper", "title", ",", ".", "()")))
+    if style == "upper":
+        return word.upper()
+    if style == "title":
+        return word.title()
+    if style == "()":
+        return f"({word})"
+    return word + style if style in {",", "."} else word
+
+
+@st.composite
+def bodies(draw: st.DrawFn, max_words: int = 14) -> str:
+    """Text with fingerprint marks: optional headings, irregular whitespace, unicode."""
+    parts: list[str] = [draw(st.sampled_from(("", "", " ", "\n", "\t  ")))]
+    for index in range(draw(st.integers(min_value=1, max_value=3))):
+        if index > 0 or draw(st.booleans()):
+            if parts[-1] and not parts[-1].endswith("\n"):
+                parts.append("\n")
+            heading = draw(st.sampled_from(SECTIONS))
+            parts.append(f"## {heading}" + draw(st.sampled_from(("\n", "\n\n", "\r\n", "\n  "))))
+        every = draw(st.integers(min_value=3, max_value=6))
+        for n in range(draw(st.integers(min_value=0, max_value=max_words))):
+            if n % every == 0:
+                parts.append(MARK + " ")
+            parts.append(_word(draw, VOCABULARY) + draw(st.sampled_from(SEPARATORS)))
+    return "".join(parts)
+
+
+@st.composite
+def near_duplicates(draw: st.DrawFn, body: str) -> str:
+    """``body`` with one small edit: whitespace, one word added, dropped or re-cased."""
+    pieces = re.split(r"(\s+)", body)
+    words = [i for i, p in enumerate(pieces) if p and not p.isspace() and MARK not in p]
+    edit = draw(st.sampled_from(("space", "append", "drop", "case")))
+    if edit == "append" or not words:
+        return body + " " + _word(draw, VOCABULARY)
+    index = draw(st.sampled_from(words))
+    if edit == "drop":
+        pieces[index] = ""
+    elif edit == "case":
+        pieces[index] = pieces[index].swapcase()
+    else:
+        pieces[index] += draw(st.sampled_from(("  ", "\t", "\n")))
+    return "".join(pieces)
+
+
+@st.composite
+def documents(
+    draw: st.DrawFn, tenant: str, doc_id: str, body: str | None = None, version: int = 0
+) -> Doc:
+    """A fingerprinted document with any classification, barrier, version and tick."""
+    version = version or draw(st.integers(min_value=1, max_value=4))
+    body = draw(bodies()) if body is None else body
+    return Doc(
+        tenant=tenant,
+        doc_id=doc_id,
+        text=stamp(body, tenant, doc_id, version),
+        title=draw(st.sampled_from(("", "Hold notice", "Q3 ledger"))),
+        classification=draw(st.sampled_from(CLASSIFICATIONS)),
+        barrier=draw(st.one_of(st.none(), st.none(), st.sampled_from(BARRIERS))),
+        version=version,
+        updated_tick=draw(st.integers(min_value=0, max_value=MAX_TICK)),
+    )
+
+
+def restamp(doc: Doc, body_of: Doc | None = None) -> Doc:
+    """``doc`` with its text re-fingerprinted for its own key and version."""
+    text = _unmark((body_of or doc).text)
+    return replace(doc, text=stamp(text, doc.tenant, doc.doc_id, doc.version))
+
+
+@st.composite
+def corpora(draw: st.DrawFn, tenants: Sequence[str] = TENANTS, max_size: int = 7) -> list[Doc]:
+    """Distinct ``(tenant, doc_id)`` keys, colliding ``doc_id``s, copied and edited bodies."""
+    keys = draw(
+        st.lists(
+            st.tuples(st.sampled_from(tuple(tenants)), st.sampled_from(DOC_IDS)),
+            unique=True,
+            max_size=max_size,
+        )
+    )
+    made: list[str] = []
+    corpus: list[Doc] = []
+    for tenant, doc_id in keys:
+        kind = draw(st.sampled_from(("fresh", "copy", "near"))) if made else "fresh"
+        body = draw(bodies()) if kind == "fresh" else draw(st.sampled_from(made))
+        if kind == "near":
+            body = draw(near_duplicates(body))
+        made.append(body)
+        corpus.append(draw(documents(tenant, doc_id, body)))
+    return corpus
+
+
+def askers(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[Asker]:
+    """Any tenant, any clearance, any barriers (including one no document uses)."""
+    return st.builds(
+        Asker,
+        user_id=st.sampled_from(("u1", "u2")),
+        tenant=st.sampled_from(tuple(tenants)),
+        max_classification=st.sampled_from(CLASSIFICATIONS),
+        barriers=st.lists(
+            st.sampled_from((*BARRIERS, "no-such-barrier")), unique=True, max_size=3
+        ).map(lambda names: tuple(sorted(names))),
+    )
+
+
+@st.composite
+def queries(draw: st.DrawFn, texts: Sequence[str] = ()) -> str:
+    """Mostly words of ``texts``; sometimes a fingerprint, a whole text, or no term at all."""
+    words = sorted({w for t in texts for w in t.split() if MARK not in w})
+    vocabulary = [w for w in words if not _FINGERPRINT_RE.search(w)] or list(VOCABULARY)
+    marks = sorted({f for t in texts for f in fingerprints_in(t)})
+    kind = draw(st.sampled_from(("words",) * 6 + ("mark", "text", "empty")))
+    if kind == "text" and texts:
+        return draw(st.sampled_from(tuple(texts)))
+    if kind == "empty":
+        return draw(st.sampled_from(("", "   ", "?!", "_ _", "\n")))
+    chosen = draw(st.lists(st.sampled_from(vocabulary), min_size=1, max_size=4))
+    if kind == "mark" and marks:
+        chosen.append(draw(st.sampled_from(marks)))
+    return draw(st.sampled_from((" ", "  ", "\n", ", "))).join(chosen)
+
+
+def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
+    """Every mode, rerank on and off, small limits, with or without freshness."""
+    return st.builds(
+        Policy,
+        mode=st.sampled_from(tuple(modes)),
+        rrf_k=st.sampled_from((60.0, 1.0, 0.5, 10.0)),
+        rerank=st.booleans(),
+        rerank_min_score=st.sampled_from((0.0, 0.0, 0.25, -1.0)),
+        candidate_limit=st.integers(min_value=1, max_value=8),
+        result_limit=st.integers(min_value=1, max_value=6),
+        max_stale_ticks=st.one_of(st.none(), st.integers(min_value=0, max_value=60)),
+    )
+
+
+def _entitled(doc: Doc, asker: Asker) -> bool:
+    return (
+        doc.tenant == asker.tenant
+        and CLASSIFICATIONS.index(doc.classification)
+        <= CLASSIFICATIONS.index(asker.max_classification)
+        and (doc.barrier is None or doc.barrier in asker.barriers)
+    )
+
+
+def _fresh(doc: Doc, now: int, policy: Policy) -> bool:
+    return policy.max_stale_ticks is None or now - doc.updated_tick <= policy.max_stale_ticks
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One request against one corpus: documents (ingested in order), asker, query, policy."""
+
+    docs: tuple[Doc, ...]
+    asker: Asker
+    query: str
+    policy: Policy
+    now_tick: int
+
+
+@st.composite
+def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
+    """A corpus, an asker (usually of a tenant in it), a query mostly about what they may
+    see, documents on both sides of the freshness edge; with ``twins``, identical copies
+    of visible documents under other ``doc_id``\\ s."""
+    corpus = draw(corpora())
+    present = sorted({d.tenant for d in corpus}) or list(TENANTS)
+    tenant = draw(st.one_of(st.sampled_from(present), st.sampled_from(TENANTS)))
+    asker = draw(askers((tenant,)))
+    policy = draw(policies())
+    now = draw(st.integers(min_value=0, max_value=MAX_TICK + 20))
+    if policy.max_stale_ticks is not None:
+        edge = [t for t in (now - policy.max_stale_ticks + d for d in (-1, 0, 1)) if t >= 0]
+        for i, doc in enumerate(corpus):
+            if draw(st.booleans()) and edge:
+                corpus[i] = replace(doc, updated_tick=draw(st.sampled_from(edge)))
+    used = {(d.tenant, d.doc_id) for d in corpus}
+    free = [i for i in (*DOC_IDS, "v1", "v2", "v3") if (tenant, i) not in used]
+    oldest = 0 if policy.max_stale_ticks is None else max(0, now - policy.max_stale_ticks)
+    for doc_id in draw(st.lists(st.sampled_from(free), unique=True, max_size=3)):
+        doc = draw(documents(tenant, doc_id))
+        rank = CLASSIFICATIONS.index(asker.max_classification)
+        doc = replace(
+            doc,
+            classification=draw(st.sampled_from(CLASSIFICATIONS[: rank + 1])),
+            barrier=draw(st.sampled_from((None, *asker.barriers))),
+            updated_tick=draw(st.integers(min_value=oldest, max_value=max(oldest, MAX_TICK))),
+        )
+        corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), doc)
+    seen = [d for d in corpus if _entitled(d, asker) and _fresh(d, now, policy)]
+    if twins and seen:
+        for n, source in enumerate(draw(st.lists(st.sampled_from(seen), max_size=3))):
+            twin = replace(source, doc_id=draw(st.sampled_from((f"t{n}", f"{source.doc_id}~{n}"))))
+            if (twin.tenant, twin.doc_id) not in used:
+                used.add((twin.tenant, twin.doc_id))
+                corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), twin)
+    about = seen if seen and draw(st.integers(min_value=0, max_value=4)) > 0 else corpus
+    query = draw(queries([d.text for d in about]))
+    return Scene(tuple(corpus), asker, query, policy, now)
+
+
+@dataclass(frozen=True)
+class Flooded:
+    """A scene plus documents outside its asker's eligible view.
+
+    ``flood_at[i]`` is where ``flood[i]`` goes in the ingestion order of ``scene.docs``.
+    """
+
+    scene: Scene
+    flood: tuple[Doc, ...]
+    flood_at: tuple[int, ...]
+
+    def merged(self) -> list[tuple[Doc, bool]]:
+        """Every document in ingestion order, each with whether it is of the flood."""
+        slots: list[list[Doc]] = [[] for _ in range(len(self.scene.docs) + 1)]
+        for doc, at in zip(self.flood, self.flood_at, strict=True):
+            slots[min(at, len(self.scene.docs))].append(doc)
+        out: list[tuple[Doc, bool]] = []
+        for index, slot in enumerate(slots):
+            out.extend((doc, True) for doc in slot)
+            if index < len(self.scene.docs):
+                out.append((self.scene.docs[index], False))
+        return out
+
+
+def _outside(
+    draw: st.DrawFn, scene: Scene, doc: Doc, index: int, used: set[tuple[str, str]]
+) -> Doc:
+    asker, policy, now = scene.asker, scene.policy, scene.now_tick
+    rank = CLASSIFICATIONS.index(asker.max_classification)
+    kinds = ["tenant", "barrier"]
+    if rank < len(CLASSIFICATIONS) - 1:
+        kinds.append("classification")
+    if policy.max_stale_ticks is not None and now - policy.max_stale_ticks - 1 >= 0:
+        kinds.append("stale")
+    kind = draw(st.sampled_from(kinds))
+    doc = replace(doc, tenant=asker.tenant, doc_id=f"flood-{index}")
+    if kind == "tenant":
+        tenant = draw(st.sampled_from([t for t in (*TENANTS, "flood") if t != asker.tenant]))
+        doc_id = draw(st.sampled_from([d.doc_id for d in scene.docs] + list(DOC_IDS)))
+        doc = replace(
+            doc, tenant=tenant, doc_id=doc_id if (tenant, doc_id) not in used else doc.doc_id
+        )
+    elif kind == "classification":
+        doc = replace(doc, classification=draw(st.sampled_from(CLASSIFICATIONS[rank + 1 :])))
+    elif kind == "barrier":
+        outside = [b for b in (*BARRIERS, "flood-barrier") if b not in asker.barriers]
+        doc = replace(doc, barrier=draw(st.sampled_from(outside)))
+    else:
+        assert policy.max_stale_ticks is not None
+        latest = now - policy.max_stale_ticks - 1
+        tick = draw(st.one_of(st.just(latest), st.integers(min_value=0, max_value=latest)))
+        doc = replace(doc, updated_tick=tick)
+    used.add((doc.tenant, doc.doc_id))
+    return restamp(doc)
+
+
+def _query_words(query: str) -> list[str]:
+    return [w for w in query.split() if any(c.isalnum() for c in w)] or list(ANCHORS[:3])
+
+
+@st.composite
+def flooded(draw: st.DrawFn, twins: bool = False, max_size: int = 20) -> Flooded:
+    """A scene and a flood that outranks it: other tenants (often under the same
+    ``doc_id``), classifications above the asker, barriers they are outside of, stale
+    ticks; texts are the query repeated, or copies of the scene's texts."""
+    scene = draw(scenes(twins=twins))
+    used = {(d.tenant, d.doc_id) for d in scene.docs}
+    words = _query_words(scene.query)
+    flood: list[Doc] = []
+    for index in range(draw(st.integers(min_value=1, max_value=max_size))):
+        if scene.docs and draw(st.integers(min_value=0, max_value=3)) == 0:
+            body = draw(st.sampled_from(scene.docs)).text
+        else:
+            sep = draw(st.sampled_from(SEPARATORS))
+            body = MARK + " " + sep.join(words * draw(st.integers(min_value=1, max_value=5)))
+        doc = draw(documents(scene.asker.tenant, f"flood-{index}", body))
+        flood.append(_outside(draw, scene, doc, index, used))
+    n = len(scene.docs)
+    at = draw(
+        st.lists(st.integers(min_value=0, max_value=n), min_size=len(flood), max_size=len(flood))
+    )
+    return Flooded(scene, tuple(flood), tuple(at))
+
+
+@st.composite
+def count_floods(draw: st.DrawFn) -> Flooded:
+    """A flood of *short* documents (one sentence, one chunk under any sane chunker), each
+    containing an anchor word that the query also contains, so each certainly matches."""
+    base = draw(scenes())
+    anchor = draw(st.sampled_from(ANCHORS))
+    scene = replace(base, query=f"{base.query} {anchor}".strip())
+    used = {(d.tenant, d.doc_id) for d in scene.docs}
+    words = [w for w in _query_words(base.query) if len(w) <= 12][:3]
+    flood: list[Doc] = []
+    for index in range(draw(st.integers(min_value=1, max_value=12))):
+        extra = draw(st.lists(st.sampled_from(words or [anchor]), max_size=3))
+        body = " ".join([MARK, anchor, *extra])
+        doc = draw(documents(scene.asker.tenant, f"flood-{index}", body))
+        flood.append(_outside(draw, scene, doc, index, used))
+    n = len(scene.docs)
+    at = draw(
+        st.lists(st.integers(min_value=0, max_value=n), min_size=len(flood), max_size=len(flood))
+    )
+    return Flooded(scene, tuple(flood), tuple(at))
+
+
+@dataclass(frozen=True)
+class Key:
+    """A document's identity."""
+
+    tenant: str
+    doc_id: str
+
+
+@dataclass(frozen=True)
+class Op:
+    """One step of a program: ``ingest`` a doc, ``delete`` a key, or ``retrieve``."""
+
+    kind: str
+    doc: Doc | None = None
+    key: Key | None = None
+    asker: Asker | None = None
+    query: str = ""
+    now_tick: int = 0
+
+
+@dataclass(frozen=True)
+class Program:
+    """A sequence of operations, every retrieval answered under ``policy``."""
+
+    ops: tuple[Op, ...]
+    policy: Policy
+
+
+#: What a program may do after its first writes.
+STEPS: tuple[str, ...] = ("reversion", "reclassify", "delete", "stale", "new")
+
+
+@st.composite
+def programs(
+    draw: st.DrawFn, steps: Sequence[str] = STEPS, tenants: Sequence[str] = TENANTS[:2]
+) -> Program:
+    """Ingest a corpus, then interleave ``steps`` with retrievals by several askers whose
+    queries often name what was deleted or superseded (its words or its fingerprint)."""
+    policy = draw(policies())
+    crowd = draw(st.lists(askers(tenants), min_size=1, max_size=3))
+    ops: list[Op] = []
+    live: dict[Key, Doc] = {}
+    top: dict[Key, int] = {}
+    texts: list[str] = []
+
+    def write(doc: Doc) -> None:
+        key = Key(doc.tenant, doc.doc_id)
+        ops.append(Op("ingest", doc=doc))
+        texts.append(doc.text)
+        if doc.version > top.get(key, 0):
+            live[key], top[key] = doc, doc.version
+
+    def ask() -> None:
+        asker = draw(st.sampled_from(crowd))
+        query = draw(queries(texts))
+        ops.append(
+            Op("retrieve", asker=asker, query=query, now_tick=draw(st.integers(0, MAX_TICK)))
+        )
+
+    for doc in draw(corpora(tenants, max_size=5)):
+        write(restamp(replace(doc, version=1)))
+    ask()
+    for _ in range(draw(st.integers(min_value=1, max_value=5))):
+        step = draw(st.sampled_from(tuple(steps)))
+        keys = sorted(live, key=lambda k: (k.tenant, k.doc_id))
+        if step == "new" or not keys:
+            key = Key(draw(st.sampled_from(tuple(tenants))), draw(st.sampled_from(DOC_IDS)))
+            if key not in top:
+                write(draw(documents(key.tenant, key.doc_id, version=1)))
+        else:
+            key = draw(st.sampled_from(keys))
+            old = live[key]
+            if step == "delete":
+                ops.append(Op("delete", key=key))
+                del live[key]
+            elif step == "stale":
+                version = draw(st.integers(min_value=1, max_value=top[key]))
+                write(draw(documents(key.tenant, key.doc_id, version=version)))
+            else:
+                version = top[key] + draw(st.integers(min_value=1, max_value=2))
+                doc = draw(documents(key.tenant, key.doc_id, version=version))
+                if step == "reclassify":
+                    doc = restamp(replace(doc, text=old.text))
+                write(doc)
+        for _ in range(draw(st.integers(min_value=1, max_value=2))):
+            ask()
+    return Program(tuple(ops), policy)
+
+
+def _unmark(text: str) -> str:
+    return _FINGERPRINT_RE.sub(MARK, text)

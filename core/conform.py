@@ -1,0 +1,295 @@
+"""``ragward conform``: run the conformance kit from the command line, or replay a case.
+
+    ragward conform                                  # the reference, ci profile
+    ragward conform --impl mypkg.adapter:factory --json reports/conform.json
+    ragward conform --external "./my-driver --stdio" --profile thorough
+    ragward conform --impl mypkg.adapter:factory --replay reports/conform.json --invariant ID
+
+Exit status: 0 when every applicable invariant holds, 1 when one fails (or, replaying,
+when the case still fails), 2 for a usage or input error, printed as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragward.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    from ragward.conformance.contract import Factory
+    from ragward.conformance.runner import Report
+
+__all__ = ["add_conform_parser", "run_conform"]
+
+_DEFAULT_IMPL = "ragward.adapters:reference_factory"
+
+
+def add_conform_parser(commands: Any) -> None:
+    """Add the ``conform`` subcommand to the ``ragward`` parser's subcommands."""
+    conform = commands.add_parser(
+        "conform",
+        help="check an implementation against the conformance invariants",
+        description="Run the conformance kit against an implementation (default: the "
+        "reference) and print a verdict per invariant. Exit 0 only when every applicable "
+        "invariant holds.",
+    )
+    source = conform.add_mutually_exclusive_group()
+    source.add_argument(
+        "--impl",
+        metavar="PKG.MODULE:FACTORY",
+        help=f"factory of fresh RetrievalSystem instances (default: {_DEFAULT_IMPL})",
+    )
+    source.add_argument(
+        "--external",
+        metavar='"CMD ..."',
+        help="validate a peer speaking the JSON-lines wire protocol, started as CMD",
+    )
+    conform.add_argument(
+        "--profile",
+        choices=("ci", "thorough"),
+        default="ci",
+        help="ci (fast, the default) or thorough (10x the examples per invariant)",
+    )
+    conform.add_argument("--select", metavar="ID,...", help="run only these invariants")
+    conform.add_argument("--json", metavar="FILE", type=Path, help="write the JSON report")
+    conform.add_argument(
+        "--replay",
+        metavar="FILE",
+        type=Path,
+        help="re-run a stored counterexample (a report, or one invariant's entry of it)",
+    )
+    conform.add_argument(
+        "--invariant", metavar="ID", help="with --replay on a report: which failure"
+    )
+    conform.set_defaults(run=run_conform)
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    """The ``conform`` subcommand; a :class:`~ragward.errors.RagwardError` means exit 2."""
+    if args.invariant and args.replay is None:
+        raise InvalidArgument("--invariant goes with --replay (to run some, use --select)")
+    if args.replay is not None and (args.select or args.json):
+        raise InvalidArgument("--replay runs one stored case; it takes no --select or --json")
+    with contextlib.ExitStack() as stack:
+        factory, name, origin = _factory(args, stack)
+        if args.replay is not None:
+            return _replay(args.replay, args.invariant, factory, name, origin)
+        return _conform(args, factory, name, origin)
+
+
+def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str) -> int:
+    from ragward.conformance.loading import check_system
+
+    chosen = _chosen(args.select)
+    if args.json is not None and not args.json.resolve().parent.is_dir():
+        raise InvalidArgument(f"--json {args.json}: directory {args.json.parent} does not exist")
+    check_system(factory, name)
+    report = _run(
+        factory, name, args.profile, chosen, _replay_hint(origin, args.profile, args.json)
+    )
+    if args.json is not None:
+        _write_atomically(args.json, _to_json(report))
+    _print_report(report)
+    return 0 if report.passed else 1
+
+
+def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str, str]:
+    """The factory, its display name, and the option that selects it again."""
+    from ragward.conformance.loading import load_factory
+
+    if args.external is not None:
+        try:
+            command = shlex.split(args.external)
+        except ValueError as error:  # an unclosed quote
+            raise InvalidArgument(f"--external {args.external!r}: {error}") from None
+        if not command:
+            raise InvalidArgument("--external needs a command to start the peer")
+        try:
+            from ragward.conformance.wire import external_factory
+        except ImportError as error:
+            raise InvalidArgument(f"the external driver is unavailable: {error}") from None
+        external = stack.enter_context(external_factory(command))  # stops the peers
+        factory: Factory = external
+        return (
+            factory,
+            f"external: {shlex.join(command)}",
+            f"--external {shlex.quote(args.external)}",
+        )
+    spec = args.impl or _DEFAULT_IMPL
+    origin = f"--impl {shlex.quote(spec)}" if args.impl else ""
+    return load_factory(spec), spec, origin
+
+
+def _chosen(select: str | None) -> list[str]:
+    """Invariant ids to run, in report order (level, then id)."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import LEVELS, REGISTRY
+
+    ordered = sorted(REGISTRY.values(), key=lambda inv: (LEVELS.index(inv.level), inv.id))
+    if select is None:
+        return [inv.id for inv in ordered]
+    wanted = {part.strip() for part in select.split(",") if part.strip()}
+    unknown = sorted(wanted - set(REGISTRY))
+    if not wanted or unknown:
+        raise InvalidArgument(
+            f"--select: unknown invariant id(s) {', '.join(unknown) or '(none given)'}; "
+            f"known: {', '.join(inv.id for inv in ordered) or '(none registered)'}"
+        )
+    return [inv.id for inv in ordered if inv.id in wanted]
+
+
+def _replay_hint(origin: str, profile: str, json_path: Path | None) -> str:
+    base = "ragward conform" + (f" {origin}" if origin else "")
+    base = base.replace("{", "{{").replace("}", "}}")
+    if json_path is None:
+        # The run is derandomised, so re-running one invariant finds the same case.
+        return base + (f" --profile {profile}" if profile != "ci" else "") + " --select {id}"
+    path = shlex.quote(str(json_path)).replace("{", "{{").replace("}", "}}")
+    return f"{base} --replay {path} --invariant {{id}}"
+
+
+def _run(factory: Factory, name: str, profile: str, chosen: list[str], hint: str) -> Report:
+    from ragward.conformance.invariant import REGISTRY
+    from ragward.conformance.runner import Report, run_invariant
+
+    verdicts = []
+    live = sys.stderr.isatty()
+    for number, invariant_id in enumerate(chosen, 1):
+        if live:
+            print(
+                f"\r\033[Kconform [{number}/{len(chosen)}] {invariant_id}", end="", file=sys.stderr
+            )
+        invariant = REGISTRY[invariant_id]
+        verdicts.append(run_invariant(invariant, factory, profile=profile, replay_hint=hint))
+    if live:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    return Report(name, profile, tuple(verdicts))
+
+
+def _to_json(report: Report) -> str:
+    from ragward.conformance.report import to_json
+
+    return to_json(report)
+
+
+def _print_report(report: Report) -> None:
+    from ragward.conformance.report import format_counterexample, render_table
+
+    print(render_table(report))
+    failures = [v for v in report.verdicts if v.status in ("fail", "error")]
+    if failures:
+        print("\nCounterexamples\n")
+        print("\n\n".join(format_counterexample(v) for v in failures))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    # A temp file beside the target, then a rename: a reader never sees half a report.
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.resolve().parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _replay(path: Path, wanted: str | None, factory: Factory, name: str, origin: str) -> int:
+    from ragward.conformance.invariant import REGISTRY, Violation
+    from ragward.conformance.loading import check_system
+    from ragward.conformance.records import from_data, to_data
+    from ragward.conformance.report import format_counterexample
+    from ragward.conformance.runner import Verdict, replay
+
+    entry = _stored_case(path, wanted)
+    invariant_id = entry["id"]
+    invariant = REGISTRY[invariant_id]
+    try:
+        case = from_data(invariant.case_type, entry["counterexample"])
+    except TypeError as error:
+        raise InvalidArgument(f"{path}: counterexample of {invariant_id}: {error}") from None
+    check_system(factory, name)
+    try:
+        replay(factory, invariant_id, entry["counterexample"])
+    except Violation as violation:
+        status, reason = "fail", str(violation).splitlines()[0] if str(violation) else "fail"
+    except Exception as error:  # the implementation crashed on the case: that is a finding
+        status, reason = "error", f"{type(error).__name__}: {error}".splitlines()[0]
+    else:
+        print(f"{invariant_id} holds for {name} on the stored counterexample from {path}")
+        return 0
+    verdict = Verdict(
+        invariant.id,
+        invariant.level,
+        invariant.title,
+        status,
+        1,
+        reason,
+        to_data(case),  # in the case's field order, not the file's sorted one
+        " ".join(
+            [
+                "ragward conform",
+                *([origin] if origin else []),
+                "--replay",
+                shlex.quote(str(path)),
+                "--invariant",
+                invariant_id,
+            ]
+        ),
+    )
+    print(f"{invariant_id} still fails for {name}:\n")
+    print(format_counterexample(verdict))
+    return 1
+
+
+def _stored_case(path: Path, wanted: str | None) -> dict[str, Any]:
+    """The per-invariant entry to replay, from a whole report or from one entry."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import REGISTRY
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidArgument(f"--replay {path}: {error.strerror or error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise InvalidArgument(f"--replay {path}: not JSON ({error})") from None
+    if isinstance(data, dict) and isinstance(data.get("invariants"), list):
+        entries = [e for e in data["invariants"] if isinstance(e, dict)]
+        if wanted is None:
+            failing = [e for e in entries if e.get("verdict") in ("fail", "error")]
+            if len(failing) != 1:
+                ids = ", ".join(str(e.get("id")) for e in failing) or "none"
+                raise InvalidArgument(
+                    f"--replay {path}: the report has {len(failing)} failures ({ids}); "
+                    "name one with --invariant ID"
+                )
+            entry = failing[0]
+        else:
+            found = [e for e in entries if e.get("id") == wanted]
+            if not found:
+                raise InvalidArgument(f"--replay {path}: the report has no invariant {wanted}")
+            entry = found[0]
+    elif isinstance(data, dict) and "id" in data and "counterexample" in data:
+        entry = data
+        if wanted is not None and wanted != data["id"]:
+            raise InvalidArgument(f"--replay {path} holds {data['id']}, not {wanted}")
+    else:
+        raise InvalidArgument(
+            f"--replay {path}: not a ragward conform report nor one invariant's entry of it"
+        )
+    if entry.get("id") not in REGISTRY:
+        raise InvalidArgument(f"--replay {path}: unknown invariant id {entry.get('id')!r}")
+    if entry.get("counterexample") is None:
+        raise InvalidArgument(
+            f"--replay {path}: {entry['id']} has no stored counterexample "
+            f"(verdict {entry.get('verdict', '?')}); re-run it with --select {entry['id']}"
+        )
+    return entry

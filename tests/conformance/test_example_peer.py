@@ -1,0 +1,31 @@
+"""The README's minimal wire peer is the file CI runs, and it conforms."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragward.conformance import run_conformance
+from ragward.conformance.wire import external_factory
+
+ROOT = Path(__file__).resolve().parents[2]
+PEER = ROOT / "conformance" / "examples" / "peer.py"
+
+
+def test_readme_shows_the_peer_verbatim() -> None:
+    readme = (ROOT / "conformance" / "README.md").read_text(encoding="utf-8")
+    assert f"```python\n{PEER.read_text(encoding='utf-8')}```" in readme
+
+
+@pytest.mark.slow
+def test_minimal_peer_conforms_over_the_wire() -> None:
+    factory = external_factory([sys.executable, str(PEER)])
+    try:
+        report = run_conformance(factory, profile="ci")
+    finally:
+        factory.close()
+    counts = report.counts()
+    assert report.passed, [v for v in report.verdicts if v.status not in ("pass", "n/a")]
+    assert counts["pass"] >= 10
