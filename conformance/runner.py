@@ -59,7 +59,7 @@ class Report:
         return out
 
 
-def _settings(profile: str) -> settings:
+def _settings(profile: str, shrink: bool = True) -> settings:
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
     return settings(
@@ -70,7 +70,9 @@ def _settings(profile: str) -> settings:
         print_blob=False,
         report_multiple_bugs=False,
         suppress_health_check=list(HealthCheck),
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        phases=(Phase.explicit, Phase.generate, Phase.shrink)
+        if shrink
+        else (Phase.explicit, Phase.generate),
     )
 
 
@@ -79,9 +81,18 @@ def _missing(invariant: Invariant, capabilities: Capabilities) -> list[str]:
 
 
 def run_invariant(
-    invariant: Invariant, factory: Factory, *, profile: str = "ci", replay_hint: str = ""
+    invariant: Invariant,
+    factory: Factory,
+    *,
+    profile: str = "ci",
+    replay_hint: str = "",
+    shrink: bool = True,
 ) -> Verdict:
-    """Run one invariant; never raises for a failure of the implementation."""
+    """Run one invariant; never raises for a failure of the implementation.
+
+    ``shrink=False`` skips hypothesis' shrink phase: verdicts stay the same, the
+    counterexample is the first failing case found rather than a minimal one.
+    """
     try:
         capabilities = factory().capabilities
     except Exception as error:  # a peer that cannot start fails every invariant, loudly
@@ -94,7 +105,7 @@ def run_invariant(
     tried = 0
     last_case: list[Any] = []
 
-    @_settings(profile)
+    @_settings(profile, shrink)
     @given(invariant.cases())
     def probe(case: Any) -> None:
         nonlocal tried
@@ -136,6 +147,7 @@ def run_conformance(
     select: Iterable[str] | None = None,
     name: str = "",
     replay_hint: str = "",
+    shrink: bool = True,
 ) -> Report:
     """Run every registered invariant (or those in ``select``) against ``factory``."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
@@ -149,7 +161,8 @@ def run_conformance(
         chosen = [inv for inv in chosen if inv.id in wanted]
     chosen.sort(key=lambda inv: (LEVELS.index(inv.level), inv.id))
     verdicts = tuple(
-        run_invariant(inv, factory, profile=profile, replay_hint=replay_hint) for inv in chosen
+        run_invariant(inv, factory, profile=profile, replay_hint=replay_hint, shrink=shrink)
+        for inv in chosen
     )
     return Report(name or getattr(factory, "__qualname__", repr(factory)), profile, verdicts)
 

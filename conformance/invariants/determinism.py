@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Asker
-from ragward.conformance.strategies import Scene, scenes
+from ragward.conformance.strategies import BARRIERS, Scene, scenes
 from ragward.conformance.view import answer, build, prepare, ranked, same
 
 __all__ = ["Shuffled", "ingestion_order", "limit_cuts_prefix", "repeat_calls", "ties_by_chunk_id"]
@@ -97,15 +97,17 @@ def ingestion_order(factory: Factory, case: Shuffled) -> None:
     cases=scenes,
 )
 def repeat_calls(factory: Factory, case: Scene) -> None:
-    """Asking the same question again — after other principals of other tenants and
-    clearances have asked other questions, and of a second instance built the same way —
+    """Asking the same question again — after principals of every tenant, with every
+    clearance and barrier, have asked it and other questions, and of a second instance
+    built the same way —
     gives exactly the same answer: no cache, counter or state leaks between calls."""
     system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
     asked = (case.query, case.asker, case.now_tick, policy)
     want = answer(system.retrieve(*asked), caps)
     for tenant in sorted({d.tenant for d in fitted} | {case.asker.tenant}):
-        noise = Asker("kit-noise", tenant, "restricted", ("hr", "litigation", "ma-deal"))
-        system.retrieve(case.query + " wire", noise, case.now_tick + 3, policy)
+        noise = Asker("kit-noise", tenant, "restricted", BARRIERS)
+        for query in (case.query, case.query + " wire"):
+            system.retrieve(query, noise, case.now_tick + 3, replace(policy, max_stale_ticks=None))
         system.retrieve("ledger", case.asker, case.now_tick, policy)
     same("answer to the same question asked again", want, answer(system.retrieve(*asked), caps))
     twin = build(factory, fitted)

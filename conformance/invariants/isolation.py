@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import invariant
+from ragward.conformance.records import Asker
 from ragward.conformance.stateful import run_program
-from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
+from ragward.conformance.strategies import (
+    BARRIERS,
+    Flooded,
+    Program,
+    Scene,
+    flooded,
+    programs,
+    scenes,
+)
 from ragward.conformance.view import answer, build, check_hits, live_of, prepare, same
 
 __all__ = [
@@ -34,10 +45,14 @@ def within_eligible_view(factory: Factory, case: Flooded) -> None:
     they are inside, fresh under the policy. The corpus reuses ``doc_id``\\ s across
     tenants and floods the namespace with restricted, barred and stale copies of the query,
     so a post-filter, a shared namespace or a forgotten check shows up as a hit that
-    cannot be traced into the view."""
+    cannot be traced into the view. A privileged colleague asks the same question first,
+    so that a cache keyed without the asker's view is caught too."""
     scene = case.scene
     docs = [doc for doc, _ in case.merged()]
     system, _, fitted, policy = prepare(factory, docs, scene.policy)
+    # A privileged colleague asks first: a cache keyed without the asker's view leaks.
+    chief = Asker("kit-chief", scene.asker.tenant, "restricted", (*BARRIERS, "flood-barrier"))
+    system.retrieve(scene.query, chief, scene.now_tick, replace(policy, max_stale_ticks=None))
     result = system.retrieve(scene.query, scene.asker, scene.now_tick, policy)
     check_hits(result, scene.asker, scene.now_tick, policy, live_of(fitted), fitted)
 

@@ -19,13 +19,11 @@ to plant their defect; that is fine here, they are test doubles, not adapters to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
-from hypothesis import Phase, settings
 
 import ragward.conformance.runner as runner
 from ragward.adapters import ReferenceSystem, _hit, _scored, _section
@@ -62,7 +60,7 @@ from ragward.reference import (
 from ragward.reference.dense import check_vectors
 from ragward.reference.namespace import Namespace
 
-__all__ = ["BROKEN", "Row", "aimed", "defect", "kill_row", "no_shrinking", "selection"]
+__all__ = ["BROKEN", "Row", "aimed", "defect", "kill_row", "selection"]
 
 Mask = npt.NDArray[np.bool_]
 
@@ -723,26 +721,6 @@ def selection(expected: Iterable[str], registry: Iterable[tuple[str, str]]) -> l
     return sorted(aimed(expected, registry))
 
 
-@contextmanager
-def no_shrinking() -> Iterator[None]:
-    """Run the kit without hypothesis' shrink phase while the block runs.
-
-    The kill matrix needs verdicts, not minimal counterexamples, and shrinking is most of
-    the cost of a failing invariant (minutes for some broken systems). The runner has no
-    switch for it, so its settings factory is wrapped for the duration.
-    """
-    original = runner._settings
-
-    def quick(profile: str) -> settings:
-        return settings(original(profile), phases=(Phase.explicit, Phase.generate))
-
-    runner._settings = quick
-    try:
-        yield
-    finally:
-        runner._settings = original
-
-
 @dataclass(frozen=True)
 class Row:
     """One line of the kill matrix: what ran against a broken system and what failed."""
@@ -784,8 +762,9 @@ def kill_row(name: str, *, profile: str = "ci", everything: bool = False) -> Row
     factory, expected = BROKEN[name]
     registry = _registry()
     chosen = [id for id, _ in registry] if everything else selection(expected, registry)
-    with no_shrinking():
-        report = runner.run_conformance(factory, profile=profile, select=chosen, name=name)
+    report = runner.run_conformance(
+        factory, profile=profile, select=chosen, name=name, shrink=False
+    )
     return Row(
         name,
         defect(name),
