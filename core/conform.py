@@ -150,7 +150,7 @@ def _replay_hint(origin: str, profile: str, json_path: Path | None) -> str:
     base = "ragward conform" + (f" {origin}" if origin else "")
     base = base.replace("{", "{{").replace("}", "}}")
     if json_path is None:
-        # The run is derandomised, so re-running one invariant finds the same case.
+        # Each invariant has a fixed seed, so re-running it finds the same case.
         return base + (f" --profile {profile}" if profile != "ci" else "") + " --select {id}"
     path = shlex.quote(str(json_path)).replace("{", "{{").replace("}", "}}")
     return f"{base} --replay {path} --invariant {{id}}"

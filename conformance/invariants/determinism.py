@@ -44,8 +44,11 @@ def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
     verbatim under other ``doc_id``\\ s; chunks with identical text come out in
     ``chunk_id`` order and, whenever the score is a function of the chunk and the query
     (a single-index mode, or rerank on), with identical scores — whatever their position
-    in the index."""
-    system, caps, _, policy = prepare(factory, case.docs, case.policy)
+    in the index. Documents are ingested in descending ``doc_id`` order, so that a tie
+    broken by arrival rather than by ``chunk_id`` shows."""
+    # Distinct keys: a stable descending sort keeps one document's versions in order.
+    backwards = sorted(case.docs, key=lambda doc: doc.doc_id, reverse=True)
+    system, caps, _, policy = prepare(factory, backwards, case.policy)
     result = system.retrieve(case.query, case.asker, case.now_tick, policy)
     for a, b in pairwise(result.hits):
         if (-a.score, a.chunk_id) >= (-b.score, b.chunk_id):
