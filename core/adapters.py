@@ -27,6 +27,7 @@ from ragward.reference import (
     Document,
     Principal,
     RetrievalPolicy,
+    RetrievalResult,
     Scored,
     assemble_context,
     check_grounding,
@@ -35,7 +36,16 @@ from ragward.reference import (
     reciprocal_rank_fusion,
 )
 
-__all__ = ["ReferenceSystem", "reference_factory"]
+__all__ = [
+    "ReferenceSystem",
+    "hit_of",
+    "policy_of",
+    "principal_of",
+    "reference_factory",
+    "result_of",
+    "scored_of",
+    "section_of",
+]
 
 _CAPABILITIES = Capabilities(
     modes=("hybrid", "lexical", "dense"),
@@ -61,7 +71,7 @@ def _document(doc: Doc) -> Document:
     )
 
 
-def _hit(scored: Scored) -> Hit:
+def hit_of(scored: Scored) -> Hit:
     chunk = scored.chunk
     return Hit(
         chunk_id=chunk.chunk_id,
@@ -75,20 +85,20 @@ def _hit(scored: Scored) -> Hit:
     )
 
 
-def _section(citation: str) -> str:
+def section_of(citation: str) -> str:
     # doc_id@vN#section[start:end]; the section is what lies between the first '#'
     # after '@v' and the last '['.
     head, _, rest = citation.partition("#")
     return rest[: rest.rfind("[")] if head and "[" in rest else "body"
 
 
-def _scored(hit: Hit, tenant: str = "") -> Scored:
+def scored_of(hit: Hit, tenant: str = "") -> Scored:
     chunk = Chunk(
         chunk_id=hit.chunk_id,
         doc_id=hit.doc_id,
         tenant=tenant,
         text=hit.text,
-        section=_section(hit.citation),
+        section=section_of(hit.citation),
         start_char=hit.start,
         end_char=hit.end,
         classification="public",
@@ -97,6 +107,35 @@ def _scored(hit: Hit, tenant: str = "") -> Scored:
         updated_tick=0,
     )
     return Scored(chunk, hit.score)
+
+
+def principal_of(asker: Asker) -> Principal:
+    """The reference's principal for the kit's asker."""
+    return Principal(asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers))
+
+
+def policy_of(policy: Policy) -> RetrievalPolicy:
+    """The reference's retrieval policy for the kit's policy."""
+    return RetrievalPolicy(
+        max_stale_ticks=policy.max_stale_ticks,
+        enable_rerank=policy.rerank,
+        rerank_min_score=policy.rerank_min_score,
+        candidate_limit=policy.candidate_limit,
+        result_limit=policy.result_limit,
+        rrf_k=policy.rrf_k,
+        mode=policy.mode,
+    )
+
+
+def result_of(result: RetrievalResult) -> Result:
+    """The kit's result for a reference result."""
+    return Result(
+        hits=tuple(hit_of(s) for s in result.chunks),
+        considered=result.considered,
+        excluded_by_entitlement=result.excluded_by_entitlement,
+        excluded_by_freshness=result.excluded_by_freshness,
+        degraded=result.degraded,
+    )
 
 
 class ReferenceSystem:
@@ -118,26 +157,10 @@ class ReferenceSystem:
         self.retriever.delete(tenant, doc_id)
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
-        principal = Principal(
-            asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers)
+        result = self.retriever.retrieve(
+            query, principal_of(asker), now_tick=now_tick, policy=policy_of(policy)
         )
-        settings = RetrievalPolicy(
-            max_stale_ticks=policy.max_stale_ticks,
-            enable_rerank=policy.rerank,
-            rerank_min_score=policy.rerank_min_score,
-            candidate_limit=policy.candidate_limit,
-            result_limit=policy.result_limit,
-            rrf_k=policy.rrf_k,
-            mode=policy.mode,
-        )
-        result = self.retriever.retrieve(query, principal, now_tick=now_tick, policy=settings)
-        return Result(
-            hits=tuple(_hit(s) for s in result.chunks),
-            considered=result.considered,
-            excluded_by_entitlement=result.excluded_by_entitlement,
-            excluded_by_freshness=result.excluded_by_freshness,
-            degraded=result.degraded,
-        )
+        return result_of(result)
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(
@@ -153,7 +176,7 @@ class ReferenceSystem:
             tool_schemas=request.tool_schemas,
             policy=request.policy,
             memory=request.memory,
-            retrieved=[_scored(hit) for hit in request.retrieved],
+            retrieved=[scored_of(hit) for hit in request.retrieved],
         )
         return Context(
             context.text, context.tokens, context.included_chunks, context.dropped_chunks
@@ -167,7 +190,7 @@ class ReferenceSystem:
     ) -> tuple[Support, ...]:
         report = check_grounding(
             [Claim(text) for text in claims],
-            [_scored(hit) for hit in retrieved],
+            [scored_of(hit) for hit in retrieved],
             min_overlap=min_overlap,
         )
         verdicts = []
@@ -180,7 +203,7 @@ class ReferenceSystem:
         self, rankings: tuple[tuple[str, ...], ...], k: float
     ) -> tuple[tuple[str, float], ...]:
         lists = [
-            [_scored(Hit(cid, "", 1, 0, 0, "", 0.0)) for cid in ranking] for ranking in rankings
+            [scored_of(Hit(cid, "", 1, 0, 0, "", 0.0)) for cid in ranking] for ranking in rankings
         ]
         fused = reciprocal_rank_fusion(lists, k=k)
         return tuple((s.chunk.chunk_id, s.score) for s in fused)

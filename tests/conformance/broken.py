@@ -26,7 +26,14 @@ import numpy as np
 import numpy.typing as npt
 
 import ragward.conformance.runner as runner
-from ragward.adapters import ReferenceSystem, _hit, _scored, _section
+from ragward.adapters import (
+    ReferenceSystem,
+    policy_of,
+    principal_of,
+    result_of,
+    scored_of,
+    section_of,
+)
 from ragward.conformance.contract import RetrievalSystem
 from ragward.conformance.invariant import REGISTRY
 from ragward.conformance.records import (
@@ -68,32 +75,6 @@ Mask = npt.NDArray[np.bool_]
 # -- shared plumbing ------------------------------------------------------------------
 
 
-def _principal(asker: Asker) -> Principal:
-    return Principal(asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers))
-
-
-def _settings(policy: Policy) -> RetrievalPolicy:
-    return RetrievalPolicy(
-        max_stale_ticks=policy.max_stale_ticks,
-        enable_rerank=policy.rerank,
-        rerank_min_score=policy.rerank_min_score,
-        candidate_limit=policy.candidate_limit,
-        result_limit=policy.result_limit,
-        rrf_k=policy.rrf_k,
-        mode=policy.mode,
-    )
-
-
-def _result(result: RetrievalResult) -> Result:
-    return Result(
-        hits=tuple(_hit(s) for s in result.chunks),
-        considered=result.considered,
-        excluded_by_entitlement=result.excluded_by_entitlement,
-        excluded_by_freshness=result.excluded_by_freshness,
-        degraded=result.degraded,
-    )
-
-
 def _citation(doc_id: str, version: int, section: str, start: int, end: int) -> str:
     return f"{doc_id}@v{version}#{section}[{start}:{end}]"
 
@@ -118,8 +99,8 @@ class PostFilter(ReferenceSystem):
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         retriever = self.retriever
-        principal = _principal(asker)
-        settings = _settings(policy)
+        principal = principal_of(asker)
+        settings = policy_of(policy)
         namespace = retriever._namespaces.get(asker.tenant)
         barriers = tuple(sorted(namespace._barrier_codes)) if namespace is not None else ()
         auditor = Principal("all-seeing", asker.tenant, "restricted", barriers)
@@ -141,7 +122,7 @@ class PostFilter(ReferenceSystem):
             excluded_by_entitlement=len(dropped),
             excluded_by_freshness=wide.excluded_by_freshness,
         )
-        return _result(retriever.finish(first, settings))
+        return result_of(retriever.finish(first, settings))
 
 
 class SharedNamespace(ReferenceSystem):
@@ -178,9 +159,9 @@ class _CustomFirstStage(ReferenceSystem):
     """
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
-        settings = _settings(policy)
-        first = self._first_stage(query, _principal(asker), now_tick, settings)
-        return _result(self.retriever.finish(first, settings))
+        settings = policy_of(policy)
+        first = self._first_stage(query, principal_of(asker), now_tick, settings)
+        return result_of(self.retriever.finish(first, settings))
 
     def _hidden(self, namespace: Namespace) -> Mask:
         """Live rows to keep out of the results besides entitlement and freshness."""
@@ -351,7 +332,7 @@ class StaleVersions(ReferenceSystem):
         for hit in result.hits:
             internal, _, number = hit.chunk_id.rpartition("::")
             doc_id = self.owner[(asker.tenant, internal)]
-            citation = _citation(doc_id, hit.version, _section(hit.citation), hit.start, hit.end)
+            citation = _citation(doc_id, hit.version, section_of(hit.citation), hit.start, hit.end)
             hits.append(
                 replace(hit, chunk_id=f"{doc_id}::{number}", doc_id=doc_id, citation=citation)
             )
@@ -411,7 +392,7 @@ class WhitespaceCitations(ReferenceSystem):
         hits = []
         for hit in result.hits:
             text, end = self._joined(hit.text, hit.start)
-            citation = _citation(hit.doc_id, hit.version, _section(hit.citation), hit.start, end)
+            citation = _citation(hit.doc_id, hit.version, section_of(hit.citation), hit.start, end)
             hits.append(replace(hit, text=text, end=end, citation=citation))
         return replace(result, hits=tuple(hits))
 
@@ -439,9 +420,11 @@ class RerankInjects(ReferenceSystem):
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         if not policy.rerank:
             return super().retrieve(query, asker, now_tick, policy)
-        settings = _settings(policy)
+        settings = policy_of(policy)
         deep = replace(settings, candidate_limit=3 * settings.candidate_limit)
-        first = self.retriever.first_stage(query, _principal(asker), now_tick=now_tick, policy=deep)
+        first = self.retriever.first_stage(
+            query, principal_of(asker), now_tick=now_tick, policy=deep
+        )
         pool = reciprocal_rank_fusion([r for r in (first.lexical, first.dense) if r])
         final = rerank(
             query,
@@ -450,7 +433,7 @@ class RerankInjects(ReferenceSystem):
             limit=settings.result_limit,
             min_score=settings.rerank_min_score,
         )
-        return _result(
+        return result_of(
             RetrievalResult(
                 tuple(final),
                 first.degraded,
@@ -656,7 +639,7 @@ class GroundsOnCorpus(ReferenceSystem):
     def ground(
         self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float
     ) -> tuple[Support, ...]:
-        evidence = [_scored(hit) for hit in retrieved]
+        evidence = [scored_of(hit) for hit in retrieved]
         for namespace in self.retriever._namespaces.values():
             live = namespace.live()
             evidence.extend(
