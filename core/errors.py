@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "BudgetError",
+    "InputError",
     "InvalidArgument",
     "RagwardError",
     "VersionConflict",
@@ -28,3 +29,19 @@ class VersionConflict(RagwardError, ValueError):
 
 class BudgetError(RagwardError, ValueError):
     """The fixed prompt segments alone do not fit the token budget."""
+
+
+class InputError(RagwardError, ValueError):
+    """A user's file is malformed; the message names the file, the line and the field.
+
+    ``InputError.at(path, line, field, problem)`` builds the one-line message in the form
+    every loader uses: ``corpus.jsonl line 7: field 'classification': unknown value 'secret'``.
+    """
+
+    @classmethod
+    def at(
+        cls, path: object, line: int | None, field: str | None, problem: str
+    ) -> InputError:
+        where = str(path) if line is None else f"{path} line {line}"
+        what = problem if field is None else f"field {field!r}: {problem}"
+        return cls(f"{where}: {what}")
