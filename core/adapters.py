@@ -7,6 +7,8 @@ through this adapter exactly as it checks any other implementation.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import (
     Asker,
@@ -19,12 +21,15 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
-from ragward.errors import VersionConflict
+from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
+    Chunking,
     Claim,
     Document,
+    FirstStage,
+    HashEmbedder,
     Principal,
     RetrievalPolicy,
     RetrievalResult,
@@ -38,6 +43,7 @@ from ragward.reference import (
 
 __all__ = [
     "ReferenceSystem",
+    "embedder_named",
     "hit_of",
     "policy_of",
     "principal_of",
@@ -139,12 +145,18 @@ def result_of(result: RetrievalResult) -> Result:
 
 
 class ReferenceSystem:
-    """One empty reference retriever behind the kit's contract."""
+    """One empty reference retriever behind the kit's contract.
+
+    Besides the kit's verbs it offers the evals' staged retrieval
+    (:class:`ragward.evals.staged.StagedSystem`): :meth:`first_stage` computes both
+    first-stage rankings once, :meth:`finish` turns them into the answer of any policy
+    that differs only in mode, fusion, rerank or a smaller ``candidate_limit``.
+    """
 
     capabilities = _CAPABILITIES
 
-    def __init__(self) -> None:
-        self.retriever = AuthorizedRetriever()
+    def __init__(self, retriever: AuthorizedRetriever | None = None) -> None:
+        self.retriever = retriever or AuthorizedRetriever()
 
     def ingest(self, doc: Doc) -> bool:
         try:
@@ -161,6 +173,31 @@ class ReferenceSystem:
             query, principal_of(asker), now_tick=now_tick, policy=policy_of(policy)
         )
         return result_of(result)
+
+    def first_stage(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> FirstStage:
+        """Both first-stage rankings, cut at ``policy.candidate_limit``, for any mode."""
+        wide = policy_of(policy)
+        return self.retriever.first_stage(
+            query, principal_of(asker), now_tick=now_tick, policy=replace(wide, mode="hybrid")
+        )
+
+    def finish(self, stage: object, policy: Policy) -> Result:
+        """The answer under ``policy`` from a :meth:`first_stage` taken with a policy whose
+        ``candidate_limit`` is at least ``policy.candidate_limit``.
+
+        Top-k by ``(-score, chunk_id)`` is prefix-consistent, so cutting a wider ranking
+        gives exactly the narrower one. The hits equal :meth:`retrieve`'s; the audit counts
+        are the stage's (both indexes), which a lexical- or dense-only retrieve would not
+        count the same way.
+        """
+        if not isinstance(stage, FirstStage):
+            raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
+        narrow = policy_of(policy)
+        limit = narrow.candidate_limit
+        lexical = stage.lexical[:limit] if narrow.mode != "dense" else ()
+        dense = stage.dense[:limit] if narrow.mode != "lexical" else ()
+        cut = replace(stage, lexical=lexical, dense=dense)
+        return result_of(self.retriever.finish(cut, narrow))
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(
@@ -209,6 +246,34 @@ class ReferenceSystem:
         return tuple((s.chunk.chunk_id, s.score) for s in fused)
 
 
-def reference_factory() -> ReferenceSystem:
-    """A fresh reference system: the factory ``ragward conform`` uses by default."""
-    return ReferenceSystem()
+def embedder_named(name: str) -> HashEmbedder:
+    """The reference embedder called ``name``: ``hash-<dimensions>`` (e.g. ``hash-96``)."""
+    kind, _, size = name.partition("-")
+    if kind != "hash" or not size.isdigit() or int(size) < 1:
+        raise InvalidArgument(
+            f"unknown embedder {name!r}: the reference has hash-<dimensions>, e.g. hash-96"
+        )
+    return HashEmbedder(int(size))
+
+
+def reference_factory(
+    *,
+    max_tokens: int | None = None,
+    overlap_tokens: int | None = None,
+    embedder: str | None = None,
+) -> ReferenceSystem:
+    """A fresh reference system: the factory ``ragward conform`` uses by default.
+
+    The evals pass index settings by keyword (chunk size and overlap in tokens, an
+    embedder name); unset ones keep the reference's defaults.
+    """
+    defaults = Chunking()
+    chunking = Chunking(
+        defaults.max_tokens if max_tokens is None else max_tokens,
+        defaults.overlap_tokens if overlap_tokens is None else overlap_tokens,
+    )
+    retriever = AuthorizedRetriever(
+        embedder=HashEmbedder() if embedder is None else embedder_named(embedder),
+        chunking=chunking,
+    )
+    return ReferenceSystem(retriever)

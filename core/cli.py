@@ -9,6 +9,10 @@ from collections.abc import Callable, Sequence
 from ragward import __version__
 from ragward.conform import add_conform_parser
 from ragward.errors import RagwardError
+from ragward.evals.eval_command import add_eval_parser
+from ragward.evals.gate import add_gate_parser
+from ragward.evals.metrics_cli import add_metrics_parser
+from ragward.evals.tune import add_tune_parser
 
 __all__ = ["main"]
 
@@ -44,6 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.set_defaults(run=_bench)
 
+    add_eval_parser(commands)
+    add_tune_parser(commands)
+    add_gate_parser(commands)
+    add_metrics_parser(commands)
     add_conform_parser(commands)
     return parser
 

@@ -1,0 +1,130 @@
+"""``ragward eval``: run a grid on a labelled set and write its report.
+
+    ragward eval                                     # the bundled set, its default grid
+    ragward eval --dataset DIR --grid grid.toml --split test --out reports/mine
+    ragward eval --dataset scifact/beir --claims test=scifact/claims_dev.jsonl \\
+        --grid evals/grids/scifact.toml
+
+Exit status 0 when the report is written, 2 for a usage or input error (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ragward.errors import InputError
+
+__all__ = ["DEFAULT_IMPL", "add_dataset_options", "add_eval_parser", "prepare", "run_eval"]
+
+DEFAULT_IMPL = "ragward.adapters:reference_factory"
+
+
+def add_dataset_options(parser: argparse.ArgumentParser) -> None:
+    """Options every grid-running command shares."""
+    parser.add_argument(
+        "--dataset", metavar="DIR", type=Path, help="BEIR-layout directory (default: bundled)"
+    )
+    parser.add_argument(
+        "--claims",
+        metavar="SPLIT=FILE",
+        action="append",
+        default=[],
+        help="labelled claims for a split (ragward or SciFact format); repeatable",
+    )
+    parser.add_argument("--grid", metavar="FILE.toml", type=Path, help="the grid to sweep")
+    parser.add_argument(
+        "--impl",
+        metavar="PKG.MODULE:FACTORY",
+        default=DEFAULT_IMPL,
+        help=f"implementation to evaluate (default: {DEFAULT_IMPL})",
+    )
+    parser.add_argument(
+        "--no-reuse",
+        action="store_true",
+        help="ask retrieve for every setting instead of reusing first stages",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def add_eval_parser(commands: Any) -> None:
+    """Add the ``eval`` subcommand."""
+    parser = commands.add_parser(
+        "eval",
+        help="sweep a grid of settings over a labelled set and write the report",
+        description="Evaluate retrieval (recall, precision, MRR, nDCG, hit, leakage) and "
+        "grounding over every setting of a grid; writes results.json, summary.md and plots.",
+    )
+    add_dataset_options(parser)
+    parser.add_argument("--split", help="split to evaluate (default: the grid's)")
+    parser.add_argument(
+        "--out", metavar="DIR", type=Path, help="report directory (default: reports/<name>)"
+    )
+    parser.set_defaults(run=run_eval)
+
+
+def prepare(args: argparse.Namespace) -> tuple[Any, Any, Callable[..., Any]]:
+    """The dataset, the grid and the factory the options name."""
+    from ragward.conformance.loading import load_factory
+    from ragward.datasets import bundled
+    from ragward.evals.datasets import load_dataset
+    from ragward.evals.grid import default_grid, load_grid
+
+    grid = load_grid(args.grid) if args.grid else default_grid()
+    claims: dict[str, Path] = {}
+    for item in args.claims:
+        split, equals, file = item.partition("=")
+        if not equals or not split or not file:
+            raise InputError(f"--claims {item!r}: expected SPLIT=FILE, e.g. test=claims.jsonl")
+        claims[split] = Path(file)
+    directory = args.dataset if args.dataset is not None else bundled()
+    if not Path(directory).is_dir():
+        raise InputError(f"{directory}: dataset directory not found")
+    dataset = load_dataset(directory, claims=claims or None)
+    return dataset, grid, load_factory(args.impl)
+
+
+def check_split(dataset: Any, split: str) -> None:
+    if split not in dataset.qrels:
+        known = ", ".join(sorted(dataset.qrels))
+        raise InputError(f"split {split!r} has no qrels in {dataset.name} (it has: {known})")
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from ragward.evals.report import build_results, table, write_report
+    from ragward.evals.runner import run_grid
+    from ragward.evals.scoring import score_outcome
+
+    started = time.perf_counter()
+    dataset, grid, factory = prepare(args)
+    split = args.split or grid.split
+    check_split(dataset, split)
+    stream = _progress_stream(args)
+    outcome = run_grid(
+        dataset, grid, factory, splits=(split,), name=args.impl, reuse=not args.no_reuse,
+        stream=stream,
+    )
+    scores, gold = score_outcome(outcome, dataset, grid, split)
+    results = build_results(
+        dataset=dataset, grid=grid, split=split, implementation=args.impl,
+        outcome=outcome, scores=scores, gold=gold,
+    )
+    out = args.out if args.out is not None else Path("reports") / grid.name
+    written = write_report(out, results)
+    print(table(results))
+    print()
+    print(f"wrote {', '.join(str(p) for p in written)}")
+    elapsed = time.perf_counter() - started
+    print(f"{len(scores)} settings, {len(outcome.settings and grid.indexes)} indexes, "
+          f"{elapsed:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _progress_stream(args: argparse.Namespace) -> Any:
+    import io
+
+    return io.StringIO() if args.quiet else sys.stderr

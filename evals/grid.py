@@ -1,0 +1,256 @@
+"""The evaluation grid: which settings a run sweeps, read from a TOML file.
+
+A grid names index settings (chunking × embedder: one index each), retrieval settings
+(mode × ``rrf_k`` × rerank × ``candidate_limit``: answered from the index's first stage)
+and grounding thresholds (``min_overlap``: applied to the verdicts of each retrieval).
+``rrf_k`` only matters to hybrid fusion, so lexical and dense settings are not repeated
+for every ``rrf_k``. The packaged ``grids/default.toml`` holds every default; a user's
+file overrides it key by key, and anything it does not know is an error naming the line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ragward.conformance.records import MODES
+from ragward.errors import InputError
+
+__all__ = ["Grid", "IndexSetting", "RetrievalSetting", "default_grid", "load_grid"]
+
+_SCHEMA: dict[str, dict[str, type] | type] = {
+    "name": str,
+    "split": str,
+    "depth": int,
+    "measures": list,
+    "grounding_depth": int,
+    "index": {"chunking": list, "embedder": list},
+    "retrieval": {"mode": list, "rrf_k": list, "rerank": list, "candidate_limit": list},
+    "grounding": {"min_overlap": list},
+}
+
+
+@dataclass(frozen=True, order=True)
+class IndexSetting:
+    """What one index is built with."""
+
+    max_tokens: int
+    overlap_tokens: int
+    embedder: str
+
+    @property
+    def label(self) -> str:
+        return f"c{self.max_tokens}o{self.overlap_tokens}/{self.embedder}"
+
+
+@dataclass(frozen=True)
+class RetrievalSetting:
+    """One retrieval configuration over one index; ``rrf_k`` is None outside hybrid."""
+
+    index: IndexSetting
+    mode: str
+    rrf_k: float | None
+    rerank: bool
+    candidate_limit: int
+
+    @property
+    def id(self) -> str:
+        """A stable name, the key reports and the gate match settings by."""
+        fusion = f"k{_number(self.rrf_k)}/" if self.rrf_k is not None else ""
+        rerank = "rerank" if self.rerank else "norerank"
+        return f"{self.index.label}/{self.mode}/{fusion}{rerank}/cl{self.candidate_limit}"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A parsed grid: every index and retrieval setting it sweeps, in file order."""
+
+    name: str
+    split: str
+    depth: int
+    measures: tuple[str, ...]
+    grounding_depth: int
+    indexes: tuple[IndexSetting, ...]
+    modes: tuple[str, ...]
+    rrf_ks: tuple[float, ...]
+    reranks: tuple[bool, ...]
+    candidate_limits: tuple[int, ...]
+    min_overlaps: tuple[float, ...]
+
+    def settings(self, index: IndexSetting) -> tuple[RetrievalSetting, ...]:
+        """The retrieval settings answered from ``index``."""
+        out: list[RetrievalSetting] = []
+        for mode, rerank, limit in itertools.product(
+            self.modes, self.reranks, self.candidate_limits
+        ):
+            ks: Sequence[float | None] = self.rrf_ks if mode == "hybrid" else (None,)
+            out.extend(RetrievalSetting(index, mode, k, rerank, limit) for k in ks)
+        return tuple(out)
+
+    def all_settings(self) -> tuple[RetrievalSetting, ...]:
+        return tuple(s for index in self.indexes for s in self.settings(index))
+
+    def to_data(self) -> dict[str, Any]:
+        """The grid as TOML-shaped data (what ``results.json`` records)."""
+        return {
+            "name": self.name,
+            "split": self.split,
+            "depth": self.depth,
+            "measures": list(self.measures),
+            "grounding_depth": self.grounding_depth,
+            "index": {
+                "chunking": _unique(
+                    {"max_tokens": i.max_tokens, "overlap_tokens": i.overlap_tokens}
+                    for i in self.indexes
+                ),
+                "embedder": _unique(i.embedder for i in self.indexes),
+            },
+            "retrieval": {
+                "mode": list(self.modes),
+                "rrf_k": list(self.rrf_ks),
+                "rerank": list(self.reranks),
+                "candidate_limit": list(self.candidate_limits),
+            },
+            "grounding": {"min_overlap": list(self.min_overlaps)},
+        }
+
+
+def default_grid() -> Grid:
+    """The packaged default grid (the bundled set's)."""
+    return _parse(_default_data(), "default.toml", "")
+
+
+def load_grid(path: str | Path) -> Grid:
+    """The default grid with ``path``'s keys laid over it; errors name file, line and key."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError.at(path, None, None, "grid file not found") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError.at(path, None, None, f"cannot read grid file ({error})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
+        line = int(found.group(1)) if found else None
+        raise InputError.at(path, line, None, f"not valid TOML: {reason}") from None
+    merged = _default_data()
+    for key, value in data.items():
+        if key not in _SCHEMA:
+            raise InputError.at(path, _line_of(text, key), key, f"unknown key; known: {_known()}")
+        expected = _SCHEMA[key]
+        if isinstance(expected, dict):
+            if not isinstance(value, dict):
+                raise InputError.at(path, _line_of(text, key), key, "must be a table")
+            for sub in value:
+                if sub not in expected:
+                    raise InputError.at(
+                        path,
+                        _line_of(text, sub),
+                        f"{key}.{sub}",
+                        f"unknown key; known: {', '.join(expected)}",
+                    )
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return _parse(merged, path, text)
+
+
+def _default_data() -> dict[str, Any]:
+    source = resources.files("ragward.evals").joinpath("grids/default.toml")
+    return tomllib.loads(source.read_text(encoding="utf-8"))
+
+
+def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
+    def fail(key: str, problem: str) -> InputError:
+        return InputError.at(path, _line_of(text, key.rpartition(".")[2]), key, problem)
+
+    def values(table: str, key: str, kind: type, check: Any, what: str) -> tuple[Any, ...]:
+        raw = data[table][key] if table else data[key]
+        name = f"{table}.{key}" if table else key
+        if not isinstance(raw, list) or not raw:
+            raise fail(name, f"must be a non-empty list of {what}")
+        for item in raw:
+            if kind is float and isinstance(item, int) and not isinstance(item, bool):
+                item = float(item)
+            if not isinstance(item, kind) or (kind is not bool and isinstance(item, bool)):
+                raise fail(name, f"{item!r} is not {what}")
+            if not check(item):
+                raise fail(name, f"{item!r} is not {what}")
+        if len(set(raw)) != len(raw):
+            raise fail(name, "lists a value twice")
+        return tuple(float(v) if kind is float else v for v in raw)
+
+    for key in ("name", "split"):
+        if not isinstance(data[key], str) or not re.fullmatch(r"[A-Za-z0-9._-]+", data[key]):
+            raise fail(key, f"{data[key]!r} must be a word of letters, digits, '.', '_', '-'")
+    for key in ("depth", "grounding_depth"):
+        if isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 1:
+            raise fail(key, f"{data[key]!r} must be an integer >= 1")
+    measures = values("", "measures", str, lambda m: bool(m), "measure names")
+    chunkings = data["index"]["chunking"]
+    if not isinstance(chunkings, list) or not chunkings:
+        raise fail("index.chunking", "must be a non-empty list of {max_tokens, overlap_tokens}")
+    sizes: list[tuple[int, int]] = []
+    for item in chunkings:
+        if not isinstance(item, dict) or set(item) != {"max_tokens", "overlap_tokens"}:
+            raise fail("index.chunking", f"{item!r} must be {{max_tokens = N, overlap_tokens = M}}")
+        size, overlap = item["max_tokens"], item["overlap_tokens"]
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (size, overlap)) or not (
+            size >= 1 and 0 <= overlap < size
+        ):
+            raise fail("index.chunking", f"{item!r} needs integers with 0 <= overlap < max")
+        sizes.append((size, overlap))
+    if len(set(sizes)) != len(sizes):
+        raise fail("index.chunking", "lists a chunking twice")
+    embedders = values("index", "embedder", str, lambda e: bool(e), "embedder names")
+    modes = values("retrieval", "mode", str, lambda m: m in MODES, f"one of {', '.join(MODES)}")
+    return Grid(
+        name=data["name"],
+        split=data["split"],
+        depth=data["depth"],
+        measures=measures,
+        grounding_depth=data["grounding_depth"],
+        indexes=tuple(IndexSetting(s, o, e) for (s, o) in sizes for e in embedders),
+        modes=modes,
+        rrf_ks=values("retrieval", "rrf_k", float, lambda k: k > 0, "a number > 0"),
+        reranks=values("retrieval", "rerank", bool, lambda _: True, "true or false"),
+        candidate_limits=values(
+            "retrieval", "candidate_limit", int, lambda n: n >= 1, "an integer >= 1"
+        ),
+        min_overlaps=values(
+            "grounding", "min_overlap", float, lambda m: 0.0 <= m <= 1.0, "a number in [0, 1]"
+        ),
+    )
+
+
+def _line_of(text: str, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*(\[+\s*)?{re.escape(key)}\b")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return None
+
+
+def _known() -> str:
+    return ", ".join(_SCHEMA)
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else (f"{value:g}")
+
+
+def _unique(items: Any) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out

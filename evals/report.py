@@ -1,0 +1,231 @@
+"""Reports of an eval run: ``results.json``, ``summary.md`` and SVG plots.
+
+Everything written is a pure function of the inputs: settings and figures in grid order,
+floats in their shortest round-trip form, no timestamps, no timings. Running the same grid
+on the same data twice gives the same bytes, so a report can be committed and diffed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from ragward.evals.grid import Grid, RetrievalSetting
+from ragward.evals.grounding import GroundingScores
+from ragward.evals.plots import Series, line_chart
+from ragward.evals.records import Dataset
+from ragward.evals.runner import GridOutcome
+from ragward.evals.scoring import SettingScores
+
+__all__ = ["FORMAT", "build_results", "setting_data", "table", "write_report", "write_text"]
+
+FORMAT = "ragward-eval/1"
+
+
+def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
+    return {
+        "id": setting.id,
+        "max_tokens": setting.index.max_tokens,
+        "overlap_tokens": setting.index.overlap_tokens,
+        "embedder": setting.index.embedder,
+        "mode": setting.mode,
+        "rrf_k": setting.rrf_k,
+        "rerank": setting.rerank,
+        "candidate_limit": setting.candidate_limit,
+    }
+
+
+def build_results(
+    *,
+    dataset: Dataset,
+    grid: Grid,
+    split: str,
+    implementation: str,
+    outcome: GridOutcome,
+    scores: Sequence[SettingScores],
+    gold: Mapping[float, GroundingScores],
+) -> dict[str, Any]:
+    """The content of ``results.json``."""
+    claims = dataset.split_claims(split)
+    return {
+        "format": FORMAT,
+        "name": grid.name,
+        "dataset": {
+            "name": dataset.name,
+            "split": split,
+            "documents": len(dataset.docs),
+            "queries": len(dataset.split_queries(split)),
+            "claims": len(claims),
+            "sources": dict(dataset.sources),
+        },
+        "implementation": implementation,
+        "index_settings_passed": outcome.index_settings_passed,
+        "first_stages_reused": outcome.staged,
+        "grounding": outcome.grounding,
+        "work": dict(outcome.work),
+        "grid": grid.to_data(),
+        "settings": [
+            {
+                **setting_data(s.setting),
+                "means": dict(s.means),
+                "grounding": {
+                    _key(t): {**g.measures(), **_counts(g)} for t, g in s.grounding.items()
+                },
+                "per_query": {m: dict(v) for m, v in s.per_query.items()},
+                "per_claim": {_key(t): dict(v) for t, v in s.per_claim.items()},
+            }
+            for s in scores
+        ],
+        "gold_grounding": {_key(t): {**g.measures(), **_counts(g)} for t, g in gold.items()},
+        "claim_kinds": _kinds(dataset, split),
+    }
+
+
+def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
+    """One row per setting: its knobs and the mean of every measure."""
+    rows = []
+    measures: list[str] = []
+    for entry in results["settings"]:
+        measures = list(entry["means"])
+        knobs = [
+            f"{entry['max_tokens']}/{entry['overlap_tokens']}",
+            entry["embedder"],
+            entry["mode"],
+            "" if entry["rrf_k"] is None else f"{entry['rrf_k']:g}",
+            "on" if entry["rerank"] else "off",
+            entry["candidate_limit"],
+        ]
+        rows.append(knobs + [entry["means"][m] for m in measures])
+    headers = ["chunking", "embedder", "mode", "rrf_k", "rerank", "cand"] + measures
+    return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f")
+
+
+def write_report(out: Path, results: Mapping[str, Any]) -> list[Path]:
+    """Write ``results.json``, ``summary.md`` and the plots into ``out``; their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = {
+        "results.json": json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+        "summary.md": _summary(results),
+    }
+    files.update(_plots(results))
+    written = []
+    for name, text in files.items():
+        write_text(out / name, text)
+        written.append(out / name)
+    return written
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a reader sees the old file or the new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _summary(results: Mapping[str, Any]) -> str:
+    data = results["dataset"]
+    lines = [
+        f"# Eval report: {results['name']}",
+        "",
+        f"Dataset `{data['name']}`, split `{data['split']}`: {data['documents']} document "
+        f"versions, {data['queries']} judged queries, {data['claims']} labelled claims. "
+        f"Implementation `{results['implementation']}`.",
+        "",
+        "## Retrieval (means over judged queries; leakage = share of queries answered with "
+        "anything outside the asker's eligible view)",
+        "",
+        table(results, fmt="github"),
+        "",
+    ]
+    if results["settings"] and results["settings"][0]["grounding"]:
+        first = results["settings"][0]
+        lines += [
+            f"## Grounding of `{first['id']}` (end to end) and with gold evidence",
+            "",
+            _grounding_table(first["grounding"], results["gold_grounding"]),
+            "",
+        ]
+    elif not results["grounding"]:
+        lines += ["Grounding: n/a (the implementation does not declare `grounding`).", ""]
+    lines += ["Plots: " + ", ".join(f"`{name}`" for name in _plot_names(results)), ""]
+    return "\n".join(lines)
+
+
+def _grounding_table(e2e: Mapping[str, Any], gold: Mapping[str, Any]) -> str:
+    names = ["coverage", "precision", "recall", "f1", "false_support"]
+    rows = [
+        [threshold, *[e2e[threshold][n] for n in names], *[gold[threshold][n] for n in names]]
+        for threshold in e2e
+    ]
+    headers = ["min_overlap", *names, *[f"gold {n}" for n in names]]
+    return tabulate(rows, headers=headers, tablefmt="github", floatfmt=".3f")
+
+
+def _plot_names(results: Mapping[str, Any]) -> list[str]:
+    return list(_plots(results))
+
+
+def _plots(results: Mapping[str, Any]) -> dict[str, str]:
+    settings = results["settings"]
+    plots: dict[str, str] = {}
+    hybrid = [s for s in settings if s["mode"] == "hybrid"]
+    if hybrid:
+        metric = next(iter(hybrid[0]["means"]))
+        limit = hybrid[0]["candidate_limit"]
+        series: dict[str, list[tuple[float, float]]] = {}
+        for s in hybrid:
+            if s["candidate_limit"] == limit:
+                rerank = "rerank" if s["rerank"] else "no rerank"
+                label = f"chunks {s['max_tokens']}/{s['overlap_tokens']} {s['embedder']} {rerank}"
+                series.setdefault(label, []).append((s["rrf_k"], s["means"][metric]))
+        plots[f"{metric}_vs_rrf_k.svg"] = line_chart(
+            f"{metric} vs rrf_k (hybrid, candidate_limit {limit})",
+            "rrf_k",
+            metric,
+            [Series(name, tuple(sorted(points))) for name, points in series.items()],
+            x_log=True,
+        )
+    if settings and settings[0]["grounding"]:
+        first, gold = settings[0]["grounding"], results["gold_grounding"]
+        curves = [
+            Series(f"{what} ({source})", tuple((float(t), table[t][what]) for t in table))
+            for source, table in (("end to end", first), ("gold evidence", gold))
+            for what in ("precision", "recall")
+        ]
+        plots["grounding_vs_min_overlap.svg"] = line_chart(
+            f"grounding vs min_overlap ({settings[0]['id']})", "min_overlap", "", curves
+        )
+    return plots
+
+
+def _kinds(dataset: Dataset, split: str) -> dict[str, dict[str, int]]:
+    kinds: dict[str, dict[str, int]] = {}
+    for claim in dataset.split_claims(split):
+        entry = kinds.setdefault(claim.kind or "unlabelled", {"supported": 0, "unsupported": 0})
+        entry["supported" if claim.supported else "unsupported"] += 1
+    return dict(sorted(kinds.items()))
+
+
+def _counts(scores: GroundingScores) -> dict[str, int]:
+    return {
+        "true_support": scores.true_support,
+        "false_support_count": scores.false_support,
+        "true_reject": scores.true_reject,
+        "false_reject": scores.false_reject,
+    }
+
+
+def _key(threshold: float) -> str:
+    return f"{threshold:g}"

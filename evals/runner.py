@@ -1,0 +1,262 @@
+"""Running a grid: one index per index setting, first stages reused across settings.
+
+For each index setting the harness builds one system and ingests the dataset once. For
+each question (a judged query or a claim's query) it takes the first stage once, with the
+widest candidate limit of the grid, and finishes it once per retrieval setting; an
+implementation without staged verbs is asked ``retrieve`` per setting instead. Before it
+relies on the staged verbs, the harness checks on the first questions that they give the
+hits ``retrieve`` gives. Every answer is checked against the dataset's own view of what
+the asker may see, so leakage is measured, not trusted.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, TextIO
+
+from ragward.conformance.contract import RetrievalSystem
+from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
+from ragward.errors import RagwardError
+from ragward.evals.grid import Grid, IndexSetting, RetrievalSetting
+from ragward.evals.progress import progress
+from ragward.evals.records import Claim, Dataset
+from ragward.evals.staged import StagedSystem, is_staged
+from ragward.evals.systems import SystemBuilder
+from ragward.evals.visibility import current_docs, visible
+
+__all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
+
+#: How many questions per index are answered both ways to check the staged verbs.
+STAGED_CHECKS = 3
+
+
+@dataclass(frozen=True)
+class Question:
+    """One retrieval the grid makes: a judged query or the query of a claim."""
+
+    text: str
+    asker: Asker
+    now_tick: int
+    max_stale_ticks: int | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one setting returned for one question, as the harness reads it."""
+
+    ranking: tuple[str, ...]  # document ids, by first occurrence
+    leaked: tuple[str, ...]  # chunk ids outside the asker's eligible view
+    hits: tuple[Hit, ...]  # the top hits, kept for grounding
+
+
+@dataclass
+class GridOutcome:
+    """Every answer and grounding verdict of a grid run."""
+
+    settings: tuple[RetrievalSetting, ...]
+    answers: dict[str, dict[str, Answer]] = field(default_factory=dict)  # setting -> qid
+    verdicts: dict[str, dict[float, dict[str, bool]]] = field(default_factory=dict)
+    gold: dict[float, dict[str, bool]] = field(default_factory=dict)
+    grounding: bool = True
+    staged: bool = False
+    index_settings_passed: bool = True
+    work: dict[str, int] = field(default_factory=dict)
+
+
+def run_grid(
+    dataset: Dataset,
+    grid: Grid,
+    factory: Callable[..., Any],
+    *,
+    splits: tuple[str, ...],
+    name: str = "implementation",
+    reuse: bool = True,
+    stream: TextIO = sys.stderr,
+) -> GridOutcome:
+    """Answer every query and claim of ``splits`` under every setting of ``grid``."""
+    builder = SystemBuilder(factory, name, grid)
+    queries = {q.query_id: q for split in splits for q in dataset.split_queries(split)}
+    claims = [c for split in splits for c in dataset.split_claims(split)]
+    questions: dict[str, Question] = {
+        qid: Question(q.text, q.asker, q.now_tick, q.max_stale_ticks) for qid, q in queries.items()
+    }
+    claim_keys: dict[str, str] = {}
+    for claim in claims:
+        question = Question(claim.query, claim.asker, claim.now_tick, None)
+        key = next((k for k, q in questions.items() if q == question), f"claim:{claim.claim_id}")
+        questions.setdefault(key, question)
+        claim_keys[claim.claim_id] = key
+    outcome = GridOutcome(settings=grid.all_settings())
+    outcome.index_settings_passed = builder.passes_settings
+    current = current_docs(dataset)
+    work = {"indexes": 0, "ingests": 0, "first_stages": 0, "finishes": 0, "retrieves": 0}
+    for index in grid.indexes:
+        system = builder.build(index)
+        work["indexes"] += 1
+        with progress(len(dataset.docs), f"index {index.label}", stream=stream) as bar:
+            for doc in dataset.docs:
+                _ingest(system, doc, name)
+                work["ingests"] += 1
+                bar.advance()
+        settings = grid.settings(index)
+        staged = reuse and is_staged(system)
+        outcome.staged = staged
+        answers = {s.id: outcome.answers.setdefault(s.id, {}) for s in settings}
+        with progress(len(questions), f"queries {index.label}", stream=stream) as bar:
+            for number, (key, question) in enumerate(questions.items()):
+                results = _answer_all(system, question, settings, grid, staged, work, name)
+                if staged and number < STAGED_CHECKS:
+                    _check_staged(system, question, settings, grid, results, name)
+                for setting in settings:
+                    answers[setting.id][key] = _read(results[setting.id], question, current)
+                bar.advance()
+        outcome.grounding = system.capabilities.grounding
+        if outcome.grounding and claims:
+            _ground(system, grid, settings, claims, claim_keys, outcome, current)
+    outcome.work = work
+    return outcome
+
+
+def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
+    try:
+        accepted = system.ingest(doc)
+    except Exception as error:  # the implementation failed on valid data: say which record
+        raise RagwardError(
+            f"{name} failed to ingest {doc.tenant}/{doc.doc_id} v{doc.version}: {error}"
+        ) from None
+    if not accepted:
+        raise RagwardError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+
+
+def _policy(setting: RetrievalSetting, grid: Grid, question: Question) -> Policy:
+    return Policy(
+        mode=setting.mode,
+        rrf_k=setting.rrf_k if setting.rrf_k is not None else 60,
+        rerank=setting.rerank,
+        candidate_limit=setting.candidate_limit,
+        result_limit=grid.depth,
+        max_stale_ticks=question.max_stale_ticks,
+    )
+
+
+def _answer_all(
+    system: RetrievalSystem,
+    question: Question,
+    settings: tuple[RetrievalSetting, ...],
+    grid: Grid,
+    staged: bool,
+    work: dict[str, int],
+    name: str,
+) -> dict[str, Result]:
+    results: dict[str, Result] = {}
+    try:
+        if staged:
+            assert isinstance(system, StagedSystem)
+            wide = replace(
+                _policy(settings[0], grid, question),
+                mode="hybrid",
+                candidate_limit=max(s.candidate_limit for s in settings),
+            )
+            stage = system.first_stage(question.text, question.asker, question.now_tick, wide)
+            work["first_stages"] += 1
+            for setting in settings:
+                results[setting.id] = system.finish(stage, _policy(setting, grid, question))
+                work["finishes"] += 1
+        else:
+            for setting in settings:
+                policy = _policy(setting, grid, question)
+                results[setting.id] = system.retrieve(
+                    question.text, question.asker, question.now_tick, policy
+                )
+                work["retrieves"] += 1
+    except Exception as error:
+        raise RagwardError(f"{name} failed to answer {question.text!r}: {error}") from None
+    return results
+
+
+def _check_staged(
+    system: RetrievalSystem,
+    question: Question,
+    settings: tuple[RetrievalSetting, ...],
+    grid: Grid,
+    results: Mapping[str, Result],
+    name: str,
+) -> None:
+    for setting in settings:
+        policy = _policy(setting, grid, question)
+        direct = system.retrieve(question.text, question.asker, question.now_tick, policy)
+        if [h.chunk_id for h in direct.hits] != [h.chunk_id for h in results[setting.id].hits]:
+            raise RagwardError(
+                f"{name}: first_stage/finish disagree with retrieve for {question.text!r} "
+                f"under {setting.id}; run with --no-reuse"
+            )
+
+
+def _read(result: Result, question: Question, current: Mapping[tuple[str, str], Doc]) -> Answer:
+    ranking: list[str] = []
+    leaked: list[str] = []
+    for hit in result.hits:
+        if hit.doc_id not in ranking:
+            ranking.append(hit.doc_id)
+        doc = current.get((question.asker.tenant, hit.doc_id))
+        stale = (
+            doc is not None
+            and question.max_stale_ticks is not None
+            and question.now_tick - doc.updated_tick > question.max_stale_ticks
+        )
+        if doc is None or doc.version != hit.version or not visible(doc, question.asker) or stale:
+            leaked.append(hit.chunk_id)
+    return Answer(tuple(ranking), tuple(leaked), result.hits)
+
+
+def _ground(
+    system: RetrievalSystem,
+    grid: Grid,
+    settings: tuple[RetrievalSetting, ...],
+    claims: list[Claim],
+    claim_keys: Mapping[str, str],
+    outcome: GridOutcome,
+    current: Mapping[tuple[str, str], Doc],
+) -> None:
+    ground = getattr(system, "ground")  # declared by capabilities.grounding
+    for setting in settings:
+        per_threshold = outcome.verdicts.setdefault(setting.id, {})
+        answers = outcome.answers[setting.id]
+        for threshold in grid.min_overlaps:
+            verdicts = per_threshold.setdefault(threshold, {})
+            for claim in claims:
+                hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
+                (support,) = ground((claim.text,), hits, threshold)
+                verdicts[claim.claim_id] = bool(support.supported)
+    if outcome.gold:
+        return
+    for threshold in grid.min_overlaps:
+        verdicts = outcome.gold.setdefault(threshold, {})
+        for claim in claims:
+            (support,) = ground((claim.text,), gold_context(claim, current), threshold)
+            verdicts[claim.claim_id] = bool(support.supported)
+
+
+def gold_context(claim: Claim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:
+    """The claim's gold evidence the asker may see, as hits."""
+    hits: list[Hit] = []
+    for number, evidence in enumerate(claim.evidence):
+        doc = current.get((claim.asker.tenant, evidence.doc_id))
+        if doc is None or not visible(doc, claim.asker):
+            continue
+        end = evidence.start + len(evidence.text)
+        hits.append(
+            Hit(
+                chunk_id=f"gold:{claim.claim_id}:{number}",
+                doc_id=doc.doc_id,
+                version=doc.version,
+                start=evidence.start,
+                end=end,
+                text=evidence.text,
+                score=1.0,
+                citation=f"{doc.doc_id}@v{doc.version}#gold[{evidence.start}:{end}]",
+            )
+        )
+    return tuple(hits)

@@ -1,0 +1,85 @@
+"""The grid file: defaults, overrides, settings expansion and one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragward.errors import InputError
+from ragward.evals.grid import default_grid, load_grid
+
+
+def _grid(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "grid.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_default_grid_expands_rrf_k_for_hybrid_only() -> None:
+    grid = default_grid()
+    per_index = grid.settings(grid.indexes[0])
+    hybrid = [s for s in per_index if s.mode == "hybrid"]
+    lexical = [s for s in per_index if s.mode == "lexical"]
+    assert len(hybrid) == len(grid.rrf_ks) * len(grid.reranks) * len(grid.candidate_limits)
+    assert len(lexical) == len(grid.reranks) * len(grid.candidate_limits)
+    assert all(s.rrf_k is None for s in lexical)
+    ids = [s.id for s in grid.all_settings()]
+    assert len(ids) == len(set(ids))
+    assert ids[0] == "c96o16/hash-96/hybrid/k10/rerank/cl30"
+
+
+def test_a_file_overrides_key_by_key(tmp_path: Path) -> None:
+    grid = load_grid(_grid(tmp_path, '[retrieval]\nmode = ["lexical"]\nrrf_k = [5]\n'))
+    assert grid.modes == ("lexical",)
+    assert grid.rrf_ks == (5.0,)
+    assert grid.reranks == default_grid().reranks  # untouched keys keep the defaults
+    assert [s.mode for s in grid.all_settings()] == ["lexical"] * len(grid.all_settings())
+
+
+def test_grid_round_trips_through_its_data(tmp_path: Path) -> None:
+    import tomllib
+
+    grid = default_grid()
+    assert tomllib.loads((Path(__file__).parents[2] / "evals/grids/default.toml").read_text())[
+        "retrieval"
+    ] == grid.to_data()["retrieval"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('name = "x"\n[retrieval\nmode = 1\n', "grid.toml line 2: not valid TOML"),
+        ('name = "x"\ncolour = "red"\n', "grid.toml line 2: field 'colour': unknown key"),
+        ('[retrieval]\nfusion = ["rrf"]\n', "grid.toml line 2: field 'retrieval.fusion': unknown"),
+        ('[retrieval]\nmode = ["fuzzy"]\n', "field 'retrieval.mode': 'fuzzy' is not one of"),
+        ("[retrieval]\nrrf_k = []\n", "field 'retrieval.rrf_k': must be a non-empty list"),
+        ("[retrieval]\nrrf_k = [0]\n", "field 'retrieval.rrf_k': 0.0 is not a number > 0"),
+        ("[retrieval]\nrerank = [1]\n", "field 'retrieval.rerank': 1 is not true or false"),
+        ("[retrieval]\ncandidate_limit = [5, 5]\n", "lists a value twice"),
+        ("[grounding]\nmin_overlap = [1.5]\n", "1.5 is not a number in [0, 1]"),
+        ("depth = 0\n", "grid.toml line 1: field 'depth': 0 must be an integer >= 1"),
+        ("depth = true\n", "field 'depth': True must be an integer >= 1"),
+        ('split = "a b"\n', "field 'split': 'a b' must be a word"),
+        (
+            "[index]\nchunking = [{ max_tokens = 8, overlap_tokens = 8 }]\n",
+            "grid.toml line 2: field 'index.chunking'",
+        ),
+        ("[index]\nchunking = [{ size = 8 }]\n", "field 'index.chunking'"),
+        ("retrieval = 3\n", "field 'retrieval': must be a table"),
+    ],
+)
+def test_bad_grid_files_fail_with_file_line_and_key(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    with pytest.raises(InputError) as caught:
+        load_grid(_grid(tmp_path, text))
+    message = str(caught.value)
+    assert expected in message
+    assert "\n" not in message
+    assert message.startswith(str(tmp_path))
+
+
+def test_missing_grid_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="grid file not found"):
+        load_grid(tmp_path / "nope.toml")

@@ -1,0 +1,64 @@
+"""The reference's staged verbs answer exactly as ``retrieve`` does (what the grid relies on)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragward.adapters import ReferenceSystem, reference_factory
+from ragward.conformance.records import Asker, Doc, Policy
+from ragward.evals.staged import StagedSystem, is_staged
+
+WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "falcon", "review", "card")
+
+texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join)
+docs = st.lists(
+    st.tuples(texts, st.sampled_from(("public", "internal", "restricted")), st.integers(0, 9)),
+    min_size=1,
+    max_size=14,
+)
+policies = st.builds(
+    Policy,
+    mode=st.sampled_from(("hybrid", "lexical", "dense")),
+    rrf_k=st.sampled_from((1.0, 10.0, 60.0)),
+    rerank=st.booleans(),
+    candidate_limit=st.integers(1, 8),
+    result_limit=st.integers(1, 8),
+    max_stale_ticks=st.none(),
+)
+
+
+@given(docs, texts, st.lists(policies, min_size=1, max_size=6), st.sampled_from((None, 3)))
+def test_finish_of_a_wide_first_stage_equals_retrieve(
+    corpus: list[tuple[str, str, int]], query: str, narrow: list[Policy], stale: int | None
+) -> None:
+    system = reference_factory(max_tokens=8, overlap_tokens=2)
+    for number, (text, classification, tick) in enumerate(corpus):
+        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    asker = Asker("u", "t", "internal")
+    wide = Policy(candidate_limit=8, result_limit=8, max_stale_ticks=stale)
+    stage = system.first_stage(query, asker, 9, wide)
+    for policy in narrow:
+        policy = Policy(**{**policy.__dict__, "max_stale_ticks": stale})
+        direct = system.retrieve(query, asker, 9, policy)
+        staged = system.finish(stage, policy)
+        assert [(h.chunk_id, h.score) for h in staged.hits] == [
+            (h.chunk_id, h.score) for h in direct.hits
+        ]
+        assert staged.degraded == direct.degraded
+
+
+def test_the_reference_is_staged_and_a_plain_adapter_is_not() -> None:
+    assert is_staged(ReferenceSystem())
+    assert isinstance(ReferenceSystem(), StagedSystem)
+
+    class Plain:
+        def first_stage(self) -> None: ...
+
+    assert not is_staged(Plain())
+
+
+def test_index_settings_reach_the_reference() -> None:
+    system = reference_factory(max_tokens=7, overlap_tokens=1, embedder="hash-32")
+    assert system.retriever.chunking.max_tokens == 7
+    assert system.retriever.embedder.dimensions == 32
