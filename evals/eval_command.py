@@ -105,13 +105,23 @@ def run_eval(args: argparse.Namespace) -> int:
     check_split(dataset, split)
     stream = _progress_stream(args)
     outcome = run_grid(
-        dataset, grid, factory, splits=(split,), name=args.impl, reuse=not args.no_reuse,
+        dataset,
+        grid,
+        factory,
+        splits=(split,),
+        name=args.impl,
+        reuse=not args.no_reuse,
         stream=stream,
     )
     scores, gold = score_outcome(outcome, dataset, grid, split)
     results = build_results(
-        dataset=dataset, grid=grid, split=split, implementation=args.impl,
-        outcome=outcome, scores=scores, gold=gold,
+        dataset=dataset,
+        grid=grid,
+        split=split,
+        implementation=args.impl,
+        outcome=outcome,
+        scores=scores,
+        gold=gold,
     )
     out = args.out if args.out is not None else Path("reports") / grid.name
     written = write_report(out, results)
@@ -119,8 +129,11 @@ def run_eval(args: argparse.Namespace) -> int:
     print()
     print(f"wrote {', '.join(str(p) for p in written)}")
     elapsed = time.perf_counter() - started
-    print(f"{len(scores)} settings, {len(outcome.settings and grid.indexes)} indexes, "
-          f"{elapsed:.1f} s", file=sys.stderr)
+    print(
+        f"{len(scores)} settings, {len(outcome.settings and grid.indexes)} indexes, "
+        f"{elapsed:.1f} s",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -26,8 +26,6 @@ from ragward.errors import InputError
 
 __all__ = ["Finding", "GateResult", "add_gate_parser", "compare", "load_results", "run_gate"]
 
-_LOWER_IS_BETTER = ("leakage",)
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -84,7 +82,7 @@ def compare(
     settings: Sequence[str] = (),
 ) -> GateResult:
     """Compare ``current`` with ``baseline``, setting by setting, measure by measure."""
-    from ragward.evals.significance import holm, paired_randomization
+    from ragward.evals.significance import judge, paired_randomization
 
     before = {s["id"]: s for s in baseline["settings"]}
     after = {s["id"]: s for s in current["settings"]}
@@ -93,37 +91,38 @@ def compare(
         raise InputError(f"setting {missing[0]!r} is not in both runs")
     if not wanted:
         raise InputError("the baseline and the current run have no setting in common")
-    pairs: list[tuple[str, str, list[float], list[float]]] = []
+    keys: list[tuple[str, str]] = []
+    comparisons = {}
+    allowed: dict[str, float] = {}
     for setting in wanted:
         for measure, old, new in _paired_values(before[setting], after[setting], setting):
-            pairs.append((setting, measure, old, new))
-    comparisons = [
-        paired_randomization(old, new, trials=trials, seed=seed) for _, _, old, new in pairs
-    ]
-    adjusted = holm([c.p_value for c in comparisons])
-    findings = []
-    for (setting, measure, _, _), comparison, p in zip(pairs, comparisons, adjusted, strict=True):
-        allowed = tolerance if isinstance(tolerance, float | int) else tolerance.get(measure, 0.0)
-        drop = -comparison.delta
-        if any(measure.startswith(name) for name in _LOWER_IS_BETTER):
-            drop = comparison.delta
-        status = "unchanged"
-        if p < alpha and drop > allowed:
-            status = "regression"
-        elif p < alpha and drop < 0:
-            status = "improvement"
-        findings.append(
-            Finding(
-                setting, measure, comparison.n, comparison.baseline_mean,
-                comparison.current_mean, comparison.p_value, p, status,
+            key = f"{setting} {measure}"
+            keys.append((setting, measure))
+            comparisons[key] = paired_randomization(old, new, trials=trials, seed=seed)
+            allowed[key] = (
+                tolerance if isinstance(tolerance, float | int) else tolerance.get(measure, 0.0)
             )
+    verdicts = judge(comparisons, alpha=alpha, tolerance=allowed)
+    findings = tuple(
+        Finding(
+            setting,
+            measure,
+            verdict.comparison.n,
+            verdict.comparison.baseline_mean,
+            verdict.comparison.current_mean,
+            verdict.comparison.p_value,
+            verdict.adjusted_p,
+            verdict.status,
         )
+        for (setting, measure), verdict in zip(keys, verdicts, strict=True)
+    )
     leaks = tuple(
-        s["id"] for s in current["settings"] if any(v > 0 for k, v in s["means"].items()
-                                                  if k.startswith("leakage"))
+        s["id"]
+        for s in current["settings"]
+        if any(v > 0 for k, v in s["means"].items() if k.startswith("leakage"))
     )
     unmatched = tuple(s for s in before if s not in after)
-    return GateResult(tuple(findings), leaks, (), unmatched)
+    return GateResult(findings, leaks, (), unmatched)
 
 
 def _paired_values(
@@ -198,12 +197,20 @@ def summary(result: GateResult, *, alpha: float, baseline: str, current: str) ->
     ]
     shown = changed or sorted(result.findings, key=lambda f: f.adjusted_p)[:5]
     rows = [
-        [f.status, f.setting, f.measure, f.n, f.baseline, f.current, f.current - f.baseline,
-         f.p_value, f.adjusted_p]
+        [
+            f.status,
+            f.setting,
+            f.measure,
+            f.n,
+            f.baseline,
+            f.current,
+            f.current - f.baseline,
+            f.p_value,
+            f.adjusted_p,
+        ]
         for f in sorted(shown, key=lambda f: (f.status != "regression", f.adjusted_p, f.setting))
     ]
-    headers = ["status", "setting", "measure", "n", "baseline", "current", "delta", "p",
-               "p (Holm)"]
+    headers = ["status", "setting", "measure", "n", "baseline", "current", "delta", "p", "p (Holm)"]
     lines += [tabulate(rows, headers=headers, tablefmt="github", floatfmt=".4f"), ""]
     return "\n".join(lines)
 
@@ -229,10 +236,18 @@ def add_gate_parser(commands: Any) -> None:
     parser.add_argument("--trials", type=int, default=10_000, help="randomization trials")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--setting", action="append", default=[], metavar="ID")
-    parser.add_argument("--conformance", type=Path, metavar="FILE.json",
-                        help="a ragward conform --json report: any failure fails the gate")
-    parser.add_argument("--summary", type=Path, metavar="FILE.md",
-                        help="where to write the markdown (default: CURRENT/gate.md)")
+    parser.add_argument(
+        "--conformance",
+        type=Path,
+        metavar="FILE.json",
+        help="a ragward conform --json report: any failure fails the gate",
+    )
+    parser.add_argument(
+        "--summary",
+        type=Path,
+        metavar="FILE.md",
+        help="where to write the markdown (default: CURRENT/gate.md)",
+    )
     parser.set_defaults(run=run_gate)
 
 
@@ -247,16 +262,22 @@ def run_gate(args: argparse.Namespace) -> int:
     baseline = load_results(args.baseline, "baseline")
     current = load_results(args.current, "current")
     result = compare(
-        baseline, current, alpha=args.alpha, tolerance=tolerance, trials=args.trials,
-        seed=args.seed, settings=args.setting,
+        baseline,
+        current,
+        alpha=args.alpha,
+        tolerance=tolerance,
+        trials=args.trials,
+        seed=args.seed,
+        settings=args.setting,
     )
     if args.conformance is not None:
         result = GateResult(
-            result.findings, result.leaks, failed_invariants(args.conformance),
+            result.findings,
+            result.leaks,
+            failed_invariants(args.conformance),
             result.unmatched,
         )
-    text = summary(result, alpha=args.alpha, baseline=str(args.baseline),
-                   current=str(args.current))
+    text = summary(result, alpha=args.alpha, baseline=str(args.baseline), current=str(args.current))
     target = args.summary
     if target is None:
         target = (args.current if args.current.is_dir() else args.current.parent) / "gate.md"

@@ -21,6 +21,7 @@ from typing import Any
 
 from ragward.conformance.records import MODES
 from ragward.errors import InputError
+from ragward.evals.measures import parse_measures
 
 __all__ = ["Grid", "IndexSetting", "RetrievalSetting", "default_grid", "load_grid"]
 
@@ -195,7 +196,11 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
     for key in ("depth", "grounding_depth"):
         if isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 1:
             raise fail(key, f"{data[key]!r} must be an integer >= 1")
-    measures = values("", "measures", str, lambda m: bool(m), "measure names")
+    named = values("", "measures", str, lambda m: bool(m), "measure names")
+    try:
+        measures = tuple(dict.fromkeys(m.name for m in parse_measures(named)))
+    except InputError as error:
+        raise fail("measures", str(error)) from None
     chunkings = data["index"]["chunking"]
     if not isinstance(chunkings, list) or not chunkings:
         raise fail("index.chunking", "must be a non-empty list of {max_tokens, overlap_tokens}")

@@ -8,14 +8,13 @@ on the same data twice gives the same bytes, so a report can be committed and di
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
+from ragward.evals.files import write_atomic
 from ragward.evals.grid import Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.plots import Series, line_chart
@@ -122,16 +121,8 @@ def write_report(out: Path, results: Mapping[str, Any]) -> list[Path]:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a reader sees the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    """Write ``text`` to ``path`` atomically (see :func:`ragward.evals.files.write_atomic`)."""
+    write_atomic(path, text)
 
 
 def _summary(results: Mapping[str, Any]) -> str:

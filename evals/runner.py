@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from ragward.conformance.contract import RetrievalSystem
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.errors import RagwardError
-from ragward.evals.grid import Grid, IndexSetting, RetrievalSetting
+from ragward.evals.grid import Grid, RetrievalSetting
 from ragward.evals.progress import progress
 from ragward.evals.records import Claim, Dataset
 from ragward.evals.staged import StagedSystem, is_staged
@@ -220,7 +220,7 @@ def _ground(
     outcome: GridOutcome,
     current: Mapping[tuple[str, str], Doc],
 ) -> None:
-    ground = getattr(system, "ground")  # declared by capabilities.grounding
+    ground = system.ground  # declared by capabilities.grounding
     for setting in settings:
         per_threshold = outcome.verdicts.setdefault(setting.id, {})
         answers = outcome.answers[setting.id]

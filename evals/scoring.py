@@ -37,7 +37,7 @@ def score_outcome(
     qrels = dataset.qrels[split]
     queries = [q.query_id for q in dataset.split_queries(split)]
     claims = dataset.split_claims(split)
-    measures = parse_measures(grid.measures)
+    measures = parse_measures(grid.measures)  # names already expanded by the grid
     leakage = f"leakage_{grid.depth}"
     scored: list[SettingScores] = []
     for setting in outcome.settings:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +39,13 @@ def add_tune_parser(commands: Any) -> None:
     add_dataset_options(parser)
     parser.add_argument("--tune-split", default="train", metavar="SPLIT")
     parser.add_argument("--report-split", default="test", metavar="SPLIT")
-    parser.add_argument("--objective", help="ranking measure to maximise (default: the "
-                        "grid's first measure)")
+    parser.add_argument(
+        "--objective", help="ranking measure to maximise (default: the grid's first measure)"
+    )
     parser.add_argument("--grounding-objective", default="f1", choices=_GROUNDING_OBJECTIVES)
-    parser.add_argument("--out", type=Path, metavar="DIR",
-                        help="report directory (default: reports/<name>-tune)")
+    parser.add_argument(
+        "--out", type=Path, metavar="DIR", help="report directory (default: reports/<name>-tune)"
+    )
     parser.set_defaults(run=run_tune)
 
 
@@ -76,12 +78,16 @@ def run_tune(args: argparse.Namespace) -> int:
     objective = args.objective or grid.measures[0]
     if objective not in grid.measures:
         raise InputError(
-            f"--objective {objective!r} is not a measure of the grid "
-            f"({', '.join(grid.measures)})"
+            f"--objective {objective!r} is not a measure of the grid ({', '.join(grid.measures)})"
         )
     outcome = run_grid(
-        dataset, grid, factory, splits=(args.tune_split, args.report_split), name=args.impl,
-        reuse=not args.no_reuse, stream=_progress_stream(args),
+        dataset,
+        grid,
+        factory,
+        splits=(args.tune_split, args.report_split),
+        name=args.impl,
+        reuse=not args.no_reuse,
+        stream=_progress_stream(args),
     )
     tune, _ = score_outcome(outcome, dataset, grid, args.tune_split)
     report, _ = score_outcome(outcome, dataset, grid, args.report_split)
@@ -108,29 +114,52 @@ def run_tune(args: argparse.Namespace) -> int:
         if default is None
         else {
             "setting": default.setting.id,
-            **_figures(default, 0.6 if 0.6 in default.grounding else None, objective,
-                       args.grounding_objective),
+            **_figures(
+                default,
+                0.6 if 0.6 in default.grounding else None,
+                objective,
+                args.grounding_objective,
+            ),
         },
     }
     rows = [
         ["setting", best.setting.id, "", "", default.setting.id if default else "n/a"],
         ["rrf_k", _show(best.setting.rrf_k), "", "", "60" if default else "n/a"],
-        [objective, "", data["tune"][objective], data["report"][objective],
-         data["report_default"][objective] if default else "n/a"],
+        [
+            objective,
+            "",
+            data["tune"][objective],
+            data["report"][objective],
+            data["report_default"][objective] if default else "n/a",
+        ],
         ["min_overlap", _show(threshold), "", "", "0.6"],
     ]
     if threshold is not None:
         for name in ("f1", "precision", "recall", "false_support"):
-            rows.append([f"grounding {name}", "", data["tune"]["grounding"][name],
-                         data["report"]["grounding"][name],
-                         (data["report_default"] or {}).get("grounding", {}).get(name, "n/a")])
-    headers = ["", "chosen", f"on {args.tune_split}", f"on {args.report_split}",
-               f"default on {args.report_split}"]
+            rows.append(
+                [
+                    f"grounding {name}",
+                    "",
+                    data["tune"]["grounding"][name],
+                    data["report"]["grounding"][name],
+                    (data["report_default"] or {}).get("grounding", {}).get(name, "n/a"),
+                ]
+            )
+    headers = [
+        "",
+        "chosen",
+        f"on {args.tune_split}",
+        f"on {args.report_split}",
+        f"default on {args.report_split}",
+    ]
     text = tabulate(rows, headers=headers, tablefmt="github", floatfmt=".4f")
     out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
     write_text(out / "tune.json", json.dumps(data, indent=1) + "\n")
-    write_text(out / "tune.md", f"# Tuning: {grid.name}\n\nObjective `{objective}`, grounding "
-               f"objective `{args.grounding_objective}`.\n\n{text}\n")
+    write_text(
+        out / "tune.md",
+        f"# Tuning: {grid.name}\n\nObjective `{objective}`, grounding "
+        f"objective `{args.grounding_objective}`.\n\n{text}\n",
+    )
     print(text)
     print(f"\nwrote {out / 'tune.json'}, {out / 'tune.md'}")
     return 0
@@ -140,7 +169,11 @@ def _default_setting(report: Sequence[Any], chosen: Any) -> Any:
     for scores in report:
         s = scores.setting
         if (s.index, s.mode, s.rerank, s.candidate_limit, s.rrf_k) == (
-            chosen.index, "hybrid", chosen.rerank, chosen.candidate_limit, 60.0
+            chosen.index,
+            "hybrid",
+            chosen.rerank,
+            chosen.candidate_limit,
+            60.0,
         ):
             return scores
     return None
@@ -157,5 +190,3 @@ def _figures(
 
 def _show(value: float | None) -> str:
     return "n/a" if value is None else f"{value:g}"
-
-

@@ -41,9 +41,12 @@ def test_grid_round_trips_through_its_data(tmp_path: Path) -> None:
     import tomllib
 
     grid = default_grid()
-    assert tomllib.loads((Path(__file__).parents[2] / "evals/grids/default.toml").read_text())[
-        "retrieval"
-    ] == grid.to_data()["retrieval"]
+    assert (
+        tomllib.loads((Path(__file__).parents[2] / "evals/grids/default.toml").read_text())[
+            "retrieval"
+        ]
+        == grid.to_data()["retrieval"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -83,3 +86,10 @@ def test_bad_grid_files_fail_with_file_line_and_key(
 def test_missing_grid_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="grid file not found"):
         load_grid(tmp_path / "nope.toml")
+
+
+def test_measure_names_are_checked_and_expanded(tmp_path: Path) -> None:
+    grid = load_grid(_grid(tmp_path, 'measures = ["P.5,10", "recip_rank"]\n'))
+    assert grid.measures == ("P_5", "P_10", "recip_rank")
+    with pytest.raises(InputError, match=r"grid.toml line 1: field 'measures': .*ndcg_cut_10"):
+        load_grid(_grid(tmp_path, 'measures = ["ndcg_10"]\n'))
