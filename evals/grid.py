@@ -1,7 +1,7 @@
 """The evaluation grid: which settings a run sweeps, read from a TOML file.
 
-A grid names index settings (chunking × embedder: one index each), retrieval settings
-(mode × ``rrf_k`` × rerank × ``candidate_limit``: answered from the index's first stage)
+A grid names index settings (chunking x embedder: one index each), retrieval settings
+(mode x ``rrf_k`` x rerank x ``candidate_limit``: answered from the index's first stage)
 and grounding thresholds (``min_overlap``: applied to the verdicts of each retrieval).
 ``rrf_k`` only matters to hybrid fusion, so lexical and dense settings are not repeated
 for every ``rrf_k``. The packaged ``grids/default.toml`` holds every default; a user's

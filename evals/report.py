@@ -101,7 +101,7 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
             entry["candidate_limit"],
         ]
         rows.append(knobs + [entry["means"][m] for m in measures])
-    headers = ["chunking", "embedder", "mode", "rrf_k", "rerank", "cand"] + measures
+    headers = ["chunking", "embedder", "mode", "rrf_k", "rerank", "cand", *measures]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f")
 
 
