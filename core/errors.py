@@ -39,9 +39,7 @@ class InputError(RagwardError, ValueError):
     """
 
     @classmethod
-    def at(
-        cls, path: object, line: int | None, field: str | None, problem: str
-    ) -> InputError:
+    def at(cls, path: object, line: int | None, field: str | None, problem: str) -> InputError:
         where = str(path) if line is None else f"{path} line {line}"
         what = problem if field is None else f"field {field!r}: {problem}"
         return cls(f"{where}: {what}")

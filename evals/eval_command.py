@@ -130,8 +130,7 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"wrote {', '.join(str(p) for p in written)}")
     elapsed = time.perf_counter() - started
     print(
-        f"{len(scores)} settings, {len(outcome.settings and grid.indexes)} indexes, "
-        f"{elapsed:.1f} s",
+        f"{len(scores)} settings, {len(grid.indexes)} indexes, {elapsed:.1f} s",
         file=sys.stderr,
     )
     return 0

@@ -14,9 +14,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
-from ragward.conformance.contract import RetrievalSystem
+from ragward.conformance.contract import GroundingSystem, RetrievalSystem
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.errors import RagwardError
 from ragward.evals.grid import Grid, RetrievalSetting
@@ -220,7 +220,7 @@ def _ground(
     outcome: GridOutcome,
     current: Mapping[tuple[str, str], Doc],
 ) -> None:
-    ground = system.ground  # declared by capabilities.grounding
+    ground = cast(GroundingSystem, system).ground  # declared by capabilities.grounding
     for setting in settings:
         per_threshold = outcome.verdicts.setdefault(setting.id, {})
         answers = outcome.answers[setting.id]

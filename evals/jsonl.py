@@ -1,0 +1,170 @@
+"""Strict reading of line-oriented user files: numbered lines, JSON records, typed fields.
+
+Every problem surfaces as one :class:`~ragward.errors.InputError` naming the file (as the
+caller gave it), the 1-based line and the field::
+
+    queries.jsonl line 3: field 'now_tick': expected an integer, got string "5"
+
+Policy, the same for every file read here: a ``.gz`` file is read through gzip; CRLF and
+LF line ends are both fine; a UTF-8 byte-order mark is accepted; blank lines are allowed
+only at the end of a file (editors leave them), a blank line between records is an error
+because it usually means a record went missing. A JSON value of the wrong type is never
+coerced: ``"2"`` is not an integer and neither is ``true``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections.abc import Collection, Generator, Iterator, Mapping, Sequence
+from typing import IO, Any
+
+from ragward.errors import InputError
+
+__all__ = ["Record", "describe", "read_jsonl", "read_lines"]
+
+
+def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of ``path`` with their 1-based numbers, line ends removed."""
+    shown = str(path)
+    blank: int | None = None
+    try:
+        with _open(path) as stream:
+            for number, line in enumerate(stream, 1):
+                if not line.strip():
+                    blank = blank or number
+                    continue
+                if blank is not None:
+                    problem = "blank line between records (only trailing blank lines are allowed)"
+                    raise InputError.at(shown, blank, None, problem)
+                yield number, line.rstrip("\r\n")
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise InputError.at(shown, None, None, f"cannot read the file: {reason}") from None
+
+
+def read_jsonl(path: str | os.PathLike[str]) -> Generator[Record, None, None]:
+    """Each line of a JSON-lines file as a :class:`Record` (it must hold a JSON object)."""
+    shown = str(path)
+    for number, line in read_lines(path):
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            problem = f"invalid JSON: {error.msg} (column {error.colno})"
+            raise InputError.at(shown, number, None, problem) from None
+        if not isinstance(data, dict):
+            problem = f"expected a JSON object, got {describe(data)}"
+            raise InputError.at(shown, number, None, problem)
+        yield Record(shown, number, data)
+
+
+def describe(value: object) -> str:
+    """A JSON value's type and a short rendering of it, for messages."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    kind = {bool: "boolean", int: "integer", float: "number", str: "string"}.get(type(value))
+    shown = json.dumps(value, ensure_ascii=False)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return "null" if value is None else f"{kind or type(value).__name__} {shown}"
+
+
+class Record:
+    """One JSON object read from ``path`` at ``line``, with strict typed getters.
+
+    A getter's ``default`` of ``None`` makes the field required. Nested objects are read
+    through :meth:`nested`, so their errors name the full field path
+    (``principal.tenant``, ``evidence[2].start``).
+    """
+
+    __slots__ = ("data", "line", "path", "prefix")
+
+    def __init__(self, path: str, line: int, data: Mapping[str, Any], prefix: str = "") -> None:
+        self.path = path
+        self.line = line
+        self.data = data
+        self.prefix = prefix
+
+    def error(self, field: str | None, problem: str) -> InputError:
+        """An :class:`InputError` at this record's line about ``field`` (None: the record)."""
+        return InputError.at(self.path, self.line, self._name(field), problem)
+
+    def nested(self, field: str, value: object) -> Record:
+        """The object ``value`` found at ``field`` of this record, as a record of its own."""
+        if not isinstance(value, dict):
+            raise self.error(field, f"expected an object, got {describe(value)}")
+        return Record(self.path, self.line, value, f"{self._name(field)}.")
+
+    def only(self, allowed: Collection[str]) -> None:
+        """Reject fields outside ``allowed`` (typo protection)."""
+        unknown = sorted(set(self.data) - set(allowed))
+        if unknown:
+            raise self.error(unknown[0], f"unknown field (allowed: {', '.join(allowed)})")
+
+    def string(self, field: str, default: str | None = None, *, empty: bool = False) -> str:
+        """A string field, non-blank unless ``empty``."""
+        value = self._get(field, default)
+        if not isinstance(value, str):
+            raise self.error(field, f"expected a string, got {describe(value)}")
+        if not empty and not value.strip():
+            raise self.error(field, "must not be empty")
+        return value
+
+    def optional_string(self, field: str) -> str | None:
+        """A non-empty string or null; absent means null."""
+        value = self.data.get(field)
+        return None if value is None else self.string(field)
+
+    def integer(self, field: str, default: int | None = None, *, minimum: int = 0) -> int:
+        """An integer field of at least ``minimum`` (a boolean is not an integer)."""
+        value = self._get(field, default)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.error(field, f"expected an integer, got {describe(value)}")
+        if value < minimum:
+            raise self.error(field, f"must be >= {minimum}, got {value}")
+        return value
+
+    def optional_integer(self, field: str, *, minimum: int = 0) -> int | None:
+        """An integer of at least ``minimum`` or null; absent means null."""
+        return None if self.data.get(field) is None else self.integer(field, minimum=minimum)
+
+    def choice(self, field: str, allowed: Sequence[str], default: str | None = None) -> str:
+        """A string that must be one of ``allowed``."""
+        value = self.string(field, default)
+        if value not in allowed:
+            raise self.error(field, f"unknown value {value!r} (allowed: {', '.join(allowed)})")
+        return value
+
+    def array(self, field: str, *, required: bool = False) -> list[Any]:
+        """An array field; absent means empty unless ``required``."""
+        value = self._get(field, None if required else [])
+        if not isinstance(value, list):
+            raise self.error(field, f"expected an array, got {describe(value)}")
+        return value
+
+    def strings(self, field: str) -> tuple[str, ...]:
+        """An array of non-empty strings; absent means empty."""
+        values = self.array(field)
+        for index, value in enumerate(values):
+            if not isinstance(value, str) or not value.strip():
+                expected = "a non-empty string"
+                raise self.error(f"{field}[{index}]", f"expected {expected}, got {describe(value)}")
+        return tuple(values)
+
+    def _get(self, field: str, default: object) -> object:
+        value = self.data.get(field, default)
+        if value is None:
+            problem = "missing (required)" if field not in self.data else "must not be null"
+            raise self.error(field, problem)
+        return value
+
+    def _name(self, field: str | None) -> str | None:
+        return None if field is None else self.prefix + field
+
+
+def _open(path: str | os.PathLike[str]) -> IO[str]:
+    if os.fspath(path).endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8-sig")
+    return open(path, encoding="utf-8-sig")
