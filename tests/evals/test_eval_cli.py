@@ -1,0 +1,190 @@
+"""``ragward eval`` from the command line: the report, its bytes, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragward.cli import main
+from tests.evals.dataset_files import write_dataset
+
+SMALL_GRID = """
+name = "small"
+depth = 3
+measures = ["ndcg_cut_3", "recall_3", "recip_rank"]
+[index]
+chunking = [{ max_tokens = 16, overlap_tokens = 2 }, { max_tokens = 8, overlap_tokens = 0 }]
+[retrieval]
+rrf_k = [10, 60]
+candidate_limit = [5]
+[grounding]
+min_overlap = [0.5, 0.8]
+"""
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _grid(tmp_path: Path, text: str = SMALL_GRID) -> Path:
+    path = tmp_path / "grid.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_eval_writes_a_deterministic_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    grid = _grid(tmp_path)
+    outputs = []
+    for run in ("one", "two"):
+        out = tmp_path / run
+        code, stdout, _ = _run(
+            ["eval", "--dataset", str(data), "--grid", str(grid), "--out", str(out)], capsys
+        )
+        assert code == 0
+        assert "ndcg_cut_3" in stdout and "leakage_3" in stdout
+        outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert outputs[0] == outputs[1]
+    names = set(outputs[0])
+    assert {"results.json", "summary.md", "grounding_vs_min_overlap.svg"} <= names
+    assert "ndcg_cut_3_vs_rrf_k.svg" in names
+    results = json.loads(outputs[0]["results.json"])
+    ids = [s["id"] for s in results["settings"]]
+    assert len(ids) == 2 * (2 * 2 + 2 + 2)  # per chunking: hybrid x rrf_k x rerank + 2 + 2
+    assert results["work"]["indexes"] == 2  # one index per chunking, not per setting
+    assert results["first_stages_reused"] is True
+    first = results["settings"][0]
+    # q2 judges nothing relevant: it still counts, with 0, as in trec_eval
+    assert set(first["per_query"]["recall_3"]) == {"q1", "q2", "q3"}
+    assert first["per_query"]["recall_3"]["q2"] == 0.0
+    assert all(s["means"]["leakage_3"] == 0.0 for s in results["settings"])
+
+
+def test_reuse_changes_no_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = write_dataset(tmp_path / "data")
+    grid = _grid(tmp_path)
+    runs = []
+    for flag in ([], ["--no-reuse"]):
+        out = tmp_path / ("plain" if flag else "reused")
+        assert (
+            _run(
+                ["eval", "--dataset", str(data), "--grid", str(grid), "--out", str(out), *flag],
+                capsys,
+            )[0]
+            == 0
+        )
+        results = json.loads((out / "results.json").read_text())
+        runs.append([(s["id"], s["per_query"], s["per_claim"]) for s in results["settings"]])
+    assert runs[0] == runs[1]
+
+
+BAD_INPUTS = [
+    pytest.param(
+        {"corpus.jsonl": {2: '{"_id": "d2", "text": "x",'}},
+        "corpus.jsonl line 2: invalid JSON",
+        id="broken-json",
+    ),
+    pytest.param(
+        {"queries.jsonl": {1: '{"_id": "q1"}'}},
+        "queries.jsonl line 1: field 'text': missing",
+        id="missing-field",
+    ),
+    pytest.param(
+        {"corpus.jsonl": {1: '{"_id": "d1", "text": "x", "classification": "secret"}'}},
+        "corpus.jsonl line 1: field 'classification': unknown value 'secret'",
+        id="unknown-classification",
+    ),
+    pytest.param(
+        {"queries.jsonl": {3: '{"_id": "q1", "text": "again"}'}},
+        "queries.jsonl line 3: field '_id': duplicate query id 'q1'",
+        id="duplicate-id",
+    ),
+    pytest.param(
+        {"qrels/test.tsv": {2: "q1\td9\t1"}},
+        "test.tsv line 2: field 'corpus-id': no document 'd9'",
+        id="qrels-unknown-document",
+    ),
+    pytest.param(
+        {"qrels/test.tsv": {2: "q9\td1\t1"}},
+        "test.tsv line 2: field 'query-id': unknown query 'q9'",
+        id="qrels-unknown-query",
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "expected"), BAD_INPUTS)
+def test_bad_dataset_is_one_line_and_exit_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    changes: dict[str, dict[int, str]],
+    expected: str,
+) -> None:
+    data = write_dataset(tmp_path / "data", changes)
+    out = tmp_path / "out"
+    code, stdout, stderr = _run(
+        ["eval", "--dataset", str(data), "--grid", str(_grid(tmp_path)), "--out", str(out)],
+        capsys,
+    )
+    assert code == 2
+    assert stdout == ""
+    assert stderr.count("\n") == 1 and stderr.startswith("ragward eval: error: ")
+    assert expected in stderr
+    assert "Traceback" not in stderr
+    assert not out.exists()  # nothing half-written
+
+
+@pytest.mark.parametrize(
+    ("grid", "expected"),
+    [
+        ("[retrieval\n", "grid.toml line 1: not valid TOML"),
+        ('[retrieval]\nmode = ["fuzzy"]\n', "grid.toml line 2: field 'retrieval.mode'"),
+        ("depth = -1\n", "grid.toml line 1: field 'depth'"),
+    ],
+)
+def test_bad_grid_file_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], grid: str, expected: str
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    out = tmp_path / "out"
+    code, _, stderr = _run(
+        ["eval", "--dataset", str(data), "--grid", str(_grid(tmp_path, grid)), "--out", str(out)],
+        capsys,
+    )
+    assert code == 2
+    assert stderr.count("\n") == 1 and expected in stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--split", "nope"], "split 'nope' has no qrels"),
+        (["--claims", "oops"], "expected SPLIT=FILE"),
+        (["--impl", "no.such.module:factory"], "module 'no.such.module' not found"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    code, _, stderr = _run(
+        [
+            "eval",
+            "--dataset",
+            str(data),
+            "--grid",
+            str(_grid(tmp_path)),
+            "--out",
+            str(tmp_path / "out"),
+            *argv,
+        ],
+        capsys,
+    )
+    assert code == 2
+    assert stderr.count("\n") == 1 and expected in stderr
