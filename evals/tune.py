@@ -92,8 +92,50 @@ def run_tune(args: argparse.Namespace) -> int:
     tune, _ = score_outcome(outcome, dataset, grid, args.tune_split)
     report, _ = score_outcome(outcome, dataset, grid, args.report_split)
     best, threshold = choose(tune, objective, args.grounding_objective)
-    held_out = {s.setting.id: s for s in report}[best.setting.id]
-    default = _default_setting(report, best.setting)
+    hybrid = [t for t in tune if t.setting.mode == "hybrid"]
+    best_hybrid = choose(hybrid, objective, args.grounding_objective)[0] if hybrid else None
+    default = _default_setting(tune, best_hybrid.setting) if best_hybrid else None
+    held = {s.setting.id: s for s in report}
+    grounding = args.grounding_objective
+
+    def row(label: str, value: str, scores: Any, pick: Any) -> list[Any]:
+        return [label, value, pick(scores), pick(held[scores.setting.id])]
+
+    def mean(scores: Any) -> float:
+        return float(scores.means[objective])
+
+    rows = [row("best setting", best.setting.id, best, mean)]
+    chosen: dict[str, Any] = {"setting": best.setting.id, "rrf_k": None, "min_overlap": threshold}
+    if best_hybrid is not None:
+        chosen["rrf_k"] = best_hybrid.setting.rrf_k
+        chosen["rrf_k_setting"] = best_hybrid.setting.id
+        rows.append(row("rrf_k (best hybrid)", _show(best_hybrid.setting.rrf_k), best_hybrid, mean))
+    if default is not None:
+        rows.append(row("rrf_k default", "60", default, mean))
+    detail: list[list[Any]] = []
+    if threshold is not None:
+        for label, t in (("min_overlap", threshold), ("min_overlap default", 0.6)):
+            if t in best.grounding:
+                rows.append(
+                    row(label, _show(t), best, lambda s, t=t: s.grounding[t].measures()[grounding])
+                )
+        for name in ("f1", "precision", "recall", "false_support", "coverage"):
+            detail.append(
+                [
+                    name,
+                    best.grounding[threshold].measures()[name],
+                    held[best.setting.id].grounding[threshold].measures()[name],
+                ]
+            )
+    headers = ["choice", "value", f"on {args.tune_split}", f"on {args.report_split}"]
+    text = tabulate(rows, headers=headers, tablefmt="github", floatfmt=".4f")
+    if detail:
+        text += f"\n\nGrounding of the best setting at min_overlap {threshold:g}:\n\n" + tabulate(
+            detail,
+            headers=["", f"on {args.tune_split}", f"on {args.report_split}"],
+            tablefmt="github",
+            floatfmt=".4f",
+        )
     data: dict[str, Any] = {
         "format": "ragward-tune/1",
         "name": grid.name,
@@ -102,63 +144,20 @@ def run_tune(args: argparse.Namespace) -> int:
         "tune_split": args.tune_split,
         "report_split": args.report_split,
         "objective": objective,
-        "grounding_objective": args.grounding_objective,
-        "chosen": {
-            "setting": best.setting.id,
-            "rrf_k": best.setting.rrf_k,
-            "min_overlap": threshold,
-        },
-        "tune": _figures(best, threshold, objective, args.grounding_objective),
-        "report": _figures(held_out, threshold, objective, args.grounding_objective),
-        "report_default": None
-        if default is None
-        else {
-            "setting": default.setting.id,
-            **_figures(
-                default,
-                0.6 if 0.6 in default.grounding else None,
-                objective,
-                args.grounding_objective,
-            ),
-        },
-    }
-    rows = [
-        ["setting", best.setting.id, "", "", default.setting.id if default else "n/a"],
-        ["rrf_k", _show(best.setting.rrf_k), "", "", "60" if default else "n/a"],
-        [
-            objective,
-            "",
-            data["tune"][objective],
-            data["report"][objective],
-            data["report_default"][objective] if default else "n/a",
+        "grounding_objective": grounding,
+        "chosen": chosen,
+        "rows": [dict(zip(headers, r, strict=True)) for r in rows],
+        "grounding": [
+            dict(zip(["measure", args.tune_split, args.report_split], r, strict=True))
+            for r in detail
         ],
-        ["min_overlap", _show(threshold), "", "", "0.6"],
-    ]
-    if threshold is not None:
-        for name in ("f1", "precision", "recall", "false_support"):
-            rows.append(
-                [
-                    f"grounding {name}",
-                    "",
-                    data["tune"]["grounding"][name],
-                    data["report"]["grounding"][name],
-                    (data["report_default"] or {}).get("grounding", {}).get(name, "n/a"),
-                ]
-            )
-    headers = [
-        "",
-        "chosen",
-        f"on {args.tune_split}",
-        f"on {args.report_split}",
-        f"default on {args.report_split}",
-    ]
-    text = tabulate(rows, headers=headers, tablefmt="github", floatfmt=".4f")
+    }
     out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
     write_text(out / "tune.json", json.dumps(data, indent=1) + "\n")
     write_text(
         out / "tune.md",
-        f"# Tuning: {grid.name}\n\nObjective `{objective}`, grounding "
-        f"objective `{args.grounding_objective}`.\n\n{text}\n",
+        f"# Tuning: {grid.name}\n\nChosen on `{args.tune_split}` by `{objective}` (retrieval) "
+        f"and `{grounding}` (grounding), reported on `{args.report_split}`.\n\n{text}\n",
     )
     print(text)
     print(f"\nwrote {out / 'tune.json'}, {out / 'tune.md'}")
@@ -177,15 +176,6 @@ def _default_setting(report: Sequence[Any], chosen: Any) -> Any:
         ):
             return scores
     return None
-
-
-def _figures(
-    scores: Any, threshold: float | None, objective: str, grounding_objective: str
-) -> dict[str, Any]:
-    out: dict[str, Any] = {objective: scores.means[objective], "means": dict(scores.means)}
-    if threshold is not None and threshold in scores.grounding:
-        out["grounding"] = scores.grounding[threshold].measures()
-    return out
 
 
 def _show(value: float | None) -> str:

@@ -1,0 +1,60 @@
+"""``ragward tune``: chosen on one split, reported on the other."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragward.cli import main
+from ragward.evals.tune import choose
+from tests.evals.dataset_files import write_dataset
+from tests.evals.test_eval_cli import SMALL_GRID
+
+
+def test_tune_reports_choices_from_one_split_on_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data", files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]})
+    grid = tmp_path / "grid.toml"
+    grid.write_text(SMALL_GRID, encoding="utf-8")
+    out = tmp_path / "tuned"
+    argv = ["tune", "--dataset", str(data), "--grid", str(grid), "--out", str(out)]
+    assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
+    stdout = capsys.readouterr().out
+    assert "rrf_k (best hybrid)" in stdout and "on train" in stdout and "on test" in stdout
+    tuned = json.loads((out / "tune.json").read_text())
+    assert tuned["tune_split"] == "train" and tuned["report_split"] == "test"
+    assert tuned["chosen"]["rrf_k"] in (10.0, 60.0)
+    first = (out / "tune.json").read_bytes()
+    assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
+    assert (out / "tune.json").read_bytes() == first
+
+
+def test_tune_refuses_one_split_for_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    argv = ["tune", "--dataset", str(data), "--tune-split", "test", "--report-split", "test"]
+    assert main(argv) == 2
+    assert "must differ" in capsys.readouterr().err
+
+
+def test_choose_breaks_ties_by_grid_order_and_the_stricter_threshold() -> None:
+    from dataclasses import dataclass
+
+    from ragward.evals.grounding import GroundingScores
+
+    @dataclass
+    class Scores:
+        name: str
+        means: dict[str, float]
+        grounding: dict[float, GroundingScores]
+
+    same = GroundingScores(5, 1, 4, 0)
+    first = Scores("a", {"m": 0.5}, {0.4: same, 0.6: same})
+    second = Scores("b", {"m": 0.5}, {})
+    best, threshold = choose([first, second], "m", "f1")
+    assert best.name == "a" and threshold == 0.6
+    assert choose([second, Scores("c", {"m": 0.7}, {})], "m", "f1")[0].name == "c"
