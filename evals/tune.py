@@ -1,7 +1,7 @@
 """``ragward tune``: choose settings on one split, report them on another.
 
     ragward tune                                  # bundled set: tune on train, report on test
-    ragward tune --objective recall_10 --grounding-objective accuracy
+    ragward tune --objective recall_10 --grounding-objective f1
 
 The retrieval setting (and so ``rrf_k``) is the one with the best mean ``--objective`` on
 the tuning split; ``min_overlap`` is the threshold with the best grounding objective for
@@ -24,7 +24,7 @@ from ragward.evals.eval_command import add_dataset_options
 
 __all__ = ["add_tune_parser", "choose", "run_tune"]
 
-_GROUNDING_OBJECTIVES = ("f1", "accuracy", "precision", "recall")
+_GROUNDING_OBJECTIVES = ("accuracy", "f1", "precision", "recall")
 
 
 def add_tune_parser(commands: Any) -> None:
@@ -42,7 +42,13 @@ def add_tune_parser(commands: Any) -> None:
     parser.add_argument(
         "--objective", help="ranking measure to maximise (default: the grid's first measure)"
     )
-    parser.add_argument("--grounding-objective", default="f1", choices=_GROUNDING_OBJECTIVES)
+    parser.add_argument(
+        "--grounding-objective",
+        default="accuracy",
+        choices=_GROUNDING_OBJECTIVES,
+        help="grounding measure to maximise (default accuracy: unlike f1, it counts every "
+        "fabrication waved through)",
+    )
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="report directory (default: reports/<name>-tune)"
     )
@@ -109,7 +115,12 @@ def run_tune(args: argparse.Namespace) -> int:
     if best_hybrid is not None:
         chosen["rrf_k"] = best_hybrid.setting.rrf_k
         chosen["rrf_k_setting"] = best_hybrid.setting.id
-        rows.append(row("rrf_k (best hybrid)", _show(best_hybrid.setting.rrf_k), best_hybrid, mean))
+        tied = _tied_rrf_ks(hybrid, best_hybrid, objective)
+        chosen["rrf_k_ties"] = tied
+        value = _show(best_hybrid.setting.rrf_k)
+        if tied:
+            value += f" (tied: {', '.join(_show(k) for k in tied)})"
+        rows.append(row("rrf_k (best hybrid)", value, best_hybrid, mean))
     if default is not None:
         rows.append(row("rrf_k default", "60", default, mean))
     detail: list[list[Any]] = []
@@ -176,6 +187,20 @@ def _default_setting(report: Sequence[Any], chosen: Any) -> Any:
         ):
             return scores
     return None
+
+
+def _tied_rrf_ks(hybrid: Sequence[Any], best: Any, objective: str) -> list[float]:
+    """Other ``rrf_k`` values that score the same with every other knob equal: with rerank
+    on and a pool the reranker fully re-sorts, ``rrf_k`` often changes nothing."""
+    b = best.setting
+    return [
+        s.setting.rrf_k
+        for s in hybrid
+        if s is not best
+        and (s.setting.index, s.setting.rerank, s.setting.candidate_limit)
+        == (b.index, b.rerank, b.candidate_limit)
+        and s.means[objective] == best.means[objective]
+    ]
 
 
 def _show(value: float | None) -> str:

@@ -74,7 +74,13 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     commands = [line for line in readme.splitlines() if line.startswith("python3 -m venv")]
     assert len(commands) == 2, commands
     assert commands[1] in ci.splitlines()
-    assert "ragward demo" in commands[0]
+    assert "ragward eval" in commands[0]
+
+
+def test_ci_runs_the_quality_gate_against_the_committed_baseline() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "ragward gate --baseline reports/baseline" in ci
+    assert (ROOT / "reports" / "baseline" / "results.json").is_file()
 
 
 def test_readme_example_prints_what_it_says() -> None:

@@ -48,7 +48,8 @@ def test_eval_writes_a_deterministic_report(
             ["eval", "--dataset", str(data), "--grid", str(grid), "--out", str(out)], capsys
         )
         assert code == 0
-        assert "ndcg_cut_3" in stdout and "leakage_3" in stdout
+        assert "ndcg_cut_3" in stdout
+        assert "leakage_3" in stdout
         outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert outputs[0] == outputs[1]
     names = set(outputs[0])
@@ -133,7 +134,8 @@ def test_bad_dataset_is_one_line_and_exit_2(
     )
     assert code == 2
     assert stdout == ""
-    assert stderr.count("\n") == 1 and stderr.startswith("ragward eval: error: ")
+    assert stderr.count("\n") == 1
+    assert stderr.startswith("ragward eval: error: ")
     assert expected in stderr
     assert "Traceback" not in stderr
     assert not out.exists()  # nothing half-written
@@ -157,7 +159,8 @@ def test_bad_grid_file_is_one_line_and_exit_2(
         capsys,
     )
     assert code == 2
-    assert stderr.count("\n") == 1 and expected in stderr
+    assert stderr.count("\n") == 1
+    assert expected in stderr
     assert not out.exists()
 
 
@@ -187,4 +190,5 @@ def test_bad_options_are_one_line_and_exit_2(
         capsys,
     )
     assert code == 2
-    assert stderr.count("\n") == 1 and expected in stderr
+    assert stderr.count("\n") == 1
+    assert expected in stderr

@@ -43,7 +43,8 @@ def test_a_consistent_drop_is_a_regression() -> None:
     result = compare(_results({"ndcg_cut_10": GOOD}), _results({"ndcg_cut_10": worse}))
     assert not result.passed
     (finding,) = result.findings
-    assert finding.status == "regression" and finding.adjusted_p < 0.05
+    assert finding.status == "regression"
+    assert finding.adjusted_p < 0.05
 
 
 def test_a_drop_within_tolerance_passes() -> None:
@@ -67,7 +68,8 @@ def test_any_leak_fails_even_without_a_regression() -> None:
     leaky["q007"] = 1.0
     data = _results({"ndcg_cut_10": GOOD, "leakage_10": leaky})
     result = compare(data, data)
-    assert not result.passed and result.leaks == ("s1",)
+    assert not result.passed
+    assert result.leaks == ("s1",)
 
 
 def test_runs_on_different_queries_cannot_be_compared() -> None:
@@ -88,7 +90,8 @@ def test_gate_command_exit_codes_and_summary(
     assert "# Quality gate: PASS" in (same / "gate.md").read_text()
     assert main(["gate", "--baseline", str(base), "--current", str(worse)]) == 1
     summary = (worse / "gate.md").read_text()
-    assert "# Quality gate: FAIL" in summary and "regression" in summary
+    assert "# Quality gate: FAIL" in summary
+    assert "regression" in summary
     capsys.readouterr()
 
 
@@ -115,4 +118,6 @@ def test_bad_results_file_is_one_line_and_exit_2(
     bad.write_text(content)
     assert main(["gate", "--baseline", str(base), "--current", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and expected in err and "bad.json" in err
+    assert err.count("\n") == 1
+    assert expected in err
+    assert "bad.json" in err

@@ -23,9 +23,12 @@ def test_tune_reports_choices_from_one_split_on_the_other(
     argv = ["tune", "--dataset", str(data), "--grid", str(grid), "--out", str(out)]
     assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
     stdout = capsys.readouterr().out
-    assert "rrf_k (best hybrid)" in stdout and "on train" in stdout and "on test" in stdout
+    assert "rrf_k (best hybrid)" in stdout
+    assert "on train" in stdout
+    assert "on test" in stdout
     tuned = json.loads((out / "tune.json").read_text())
-    assert tuned["tune_split"] == "train" and tuned["report_split"] == "test"
+    assert tuned["tune_split"] == "train"
+    assert tuned["report_split"] == "test"
     assert tuned["chosen"]["rrf_k"] in (10.0, 60.0)
     first = (out / "tune.json").read_bytes()
     assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
@@ -56,5 +59,6 @@ def test_choose_breaks_ties_by_grid_order_and_the_stricter_threshold() -> None:
     first = Scores("a", {"m": 0.5}, {0.4: same, 0.6: same})
     second = Scores("b", {"m": 0.5}, {})
     best, threshold = choose([first, second], "m", "f1")
-    assert best.name == "a" and threshold == 0.6
+    assert best.name == "a"
+    assert threshold == 0.6
     assert choose([second, Scores("c", {"m": 0.7}, {})], "m", "f1")[0].name == "c"

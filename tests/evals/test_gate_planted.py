@@ -1,0 +1,64 @@
+"""The committed baseline against the bundled set: the reference passes the gate, a planted
+regression and a leaking implementation fail it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragward.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+BASELINE = ROOT / "reports" / "baseline"
+
+# A slice of the default grid (same setting ids as the baseline), to keep the test quick.
+SLICE = """
+[index]
+chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
+[retrieval]
+mode = ["hybrid", "lexical"]
+rrf_k = [60]
+rerank = [true, false]
+[grounding]
+min_overlap = [0.6]
+"""
+
+
+def _eval_then_gate(tmp_path: Path, impl: str) -> tuple[int, str]:
+    grid = tmp_path / "slice.toml"
+    grid.write_text(SLICE, encoding="utf-8")
+    out = tmp_path / "current"
+    argv = ["eval", "--quiet", "--grid", str(grid), "--out", str(out), "--impl", impl]
+    assert main(argv) == 0
+    code = main(["gate", "--baseline", str(BASELINE), "--current", str(out)])
+    return code, (out / "gate.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_reference_passes_against_the_committed_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, summary = _eval_then_gate(tmp_path, "ragward.adapters:reference_factory")
+    capsys.readouterr()
+    assert code == 0, summary
+    assert "# Quality gate: PASS" in summary
+
+
+@pytest.mark.slow
+def test_a_planted_regression_fails_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:coarse_factory")
+    capsys.readouterr()
+    assert code == 1
+    assert "# Quality gate: FAIL" in summary
+    assert "| regression | c96o16/hash-96/hybrid/k60/norerank/cl30 | ndcg_cut_10" in summary
+
+
+@pytest.mark.slow
+def test_a_leak_fails_the_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:leaky_factory")
+    capsys.readouterr()
+    assert code == 1
+    assert "**Leak**" in summary

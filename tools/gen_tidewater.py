@@ -1,0 +1,87 @@
+"""Generate the bundled labelled set ``datasets/tidewater/`` (see its README.md).
+
+The content lives in ``tools/tidewater/`` as prose templates and parameter tables; this
+script renders it, validates every rule of the set and writes the files. The output is
+deterministic: running it again rewrites the same bytes.
+
+    python tools/gen_tidewater.py                 # rewrite datasets/tidewater/
+    python tools/gen_tidewater.py --out DIR       # write the set into DIR instead
+    python tools/gen_tidewater.py --check         # also score the reference retriever
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tidewater.build import (
+    Question,
+    Rendered,
+    all_query_specs,
+    all_specs,
+    number_queries,
+    render_doc,
+)
+from tidewater.claims import NumberedClaim, plan
+from tidewater.markup import MarkupError
+from tidewater.people import ROSTER
+from tidewater.validate import DatasetError, check_claims, check_docs, check_queries
+from tidewater.write import render_files
+
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "datasets" / "tidewater"
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The validated set: its records and the files that render them."""
+
+    docs: list[Rendered]
+    questions: list[Question]
+    claims: list[NumberedClaim]
+    files: dict[str, str]
+
+
+def generate() -> Generated:
+    """Render and validate the set; raise :class:`DatasetError` on a broken rule."""
+    docs = [render_doc(spec) for spec in all_specs()]
+    check_docs(docs)
+    questions = number_queries(all_query_specs())
+    check_queries(questions, docs)
+    claims = plan(docs, ROSTER)
+    check_claims(claims, docs)
+    return Generated(docs, questions, claims, render_files(docs, questions, claims))
+
+
+def write(files: dict[str, str], out: Path) -> None:
+    """Write ``files`` under ``out`` with ``\\n`` line ends."""
+    for relative, content in sorted(files.items()):
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode("utf-8"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="directory to write")
+    parser.add_argument(
+        "--check", action="store_true", help="score the reference retriever on the test split"
+    )
+    args = parser.parse_args(argv)
+    try:
+        generated = generate()
+    except (DatasetError, MarkupError) as error:
+        print(f"gen_tidewater: {error}", file=sys.stderr)
+        return 1
+    write(generated.files, args.out)
+    print(f"gen_tidewater: wrote {len(generated.files)} files to {args.out}")
+    if args.check:
+        from tidewater.check import self_check
+
+        self_check(generated.docs, generated.questions, generated.claims, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

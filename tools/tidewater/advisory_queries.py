@@ -1,0 +1,286 @@
+"""Advisory tenant: hand-judged questions on live deals, barriers and policies."""
+
+from __future__ import annotations
+
+from tidewater.model import QuerySpec, ask
+from tidewater.people import (
+    A_CONTROL,
+    A_FALCON_ANALYST,
+    A_FALCON_ASSOC,
+    A_FALCON_VP,
+    A_HERON_MD,
+    A_JUNIOR,
+    A_MD,
+    A_OSPREY_VP,
+    A_PUBLIC,
+)
+
+LOG = "control-room-log-2026-q2"
+KITTIWAKE = "mandate-harrowgate-kittiwake"
+
+QUERIES: list[QuerySpec] = [
+    ask(
+        "Project Falcon offer price per share",
+        A_FALCON_VP,
+        {"falcon-deal-memo": 2, "falcon-valuation": 1, LOG: 1, KITTIWAKE: 0},
+        kind="keyword",
+    ),
+    ask(
+        "Project Falcon offer price per share",
+        A_CONTROL,
+        {LOG: 1, KITTIWAKE: 0},
+        kind="hidden-best",
+        hidden=("falcon-deal-memo", "falcon-valuation"),
+    ),
+    ask(
+        "What premium is Harrowgate paying over Solent's share price?",
+        A_MD,
+        {"falcon-deal-memo": 2, "falcon-valuation": 1, KITTIWAKE: 0},
+        kind="question",
+    ),
+    ask(
+        "How much did Harrowgate pay for the cold storage business?",
+        A_FALCON_VP,
+        {KITTIWAKE: 2, "falcon-deal-memo": 1},
+        kind="question",
+    ),
+    ask(
+        "When will the Falcon firm offer be announced?",
+        A_FALCON_VP,
+        {"falcon-timetable": 2},
+        kind="fresh",
+        stale=150,
+    ),
+    ask(
+        "what do we do if word of the Solent approach gets out",
+        A_FALCON_VP,
+        {"falcon-timetable": 2, "training-takeover-code": 1, "proc-incident-escalation": 1},
+        kind="paraphrase",
+    ),
+    ask(
+        "Falcon DCF range and WACC",
+        A_MD,
+        {"falcon-valuation": 2, "falcon-deal-memo": 1, "guide-valuation-methods": 0},
+        kind="keyword",
+    ),
+    ask(
+        "How many Tidewater people are insiders on Falcon?",
+        A_FALCON_ASSOC,
+        {"falcon-insider-list": 2, "proc-insider-lists": 0},
+        kind="question",
+    ),
+    ask(
+        "who runs the deal team for the Harrowgate offer",
+        A_FALCON_ASSOC,
+        {"falcon-insider-list": 2, "falcon-fee-letter": 0},
+        kind="paraphrase",
+    ),
+    ask(
+        "our success fee and retainer on the Harrowgate mandate",
+        A_FALCON_ASSOC,
+        {"falcon-fee-letter": 2, "pol-fee-approvals": 0},
+        kind="keyword",
+    ),
+    ask(
+        "Solent customer concentration and pension deficit",
+        A_FALCON_VP,
+        {"falcon-dd-findings": 2},
+        kind="keyword",
+    ),
+    ask(
+        "Osprey binding bid deadline",
+        A_OSPREY_VP,
+        {"osprey-process-letter": 2},
+        kind="fresh",
+        stale=200,
+    ),
+    ask(
+        "who is still in the running to buy the water company",
+        A_OSPREY_VP,
+        {"osprey-bidder-shortlist": 2, "osprey-process-letter": 1},
+        kind="paraphrase",
+    ),
+    ask(
+        "who is still in the running to buy the water company",
+        A_JUNIOR,
+        {"osprey-teaser": 1},
+        kind="hidden-best",
+        hidden=("osprey-bidder-shortlist",),
+    ),
+    ask(
+        "Bramble regulated capital value",
+        A_MD,
+        {"osprey-vdd-summary": 2, "osprey-teaser": 0},
+        kind="keyword",
+    ),
+    ask(
+        "range of first round bids for Bramble Water",
+        A_OSPREY_VP,
+        {"osprey-bidder-shortlist": 2},
+        kind="keyword",
+    ),
+    ask(
+        "Lumen Payments IPO price range",
+        A_HERON_MD,
+        {"heron-ipo-memo": 2, "heron-syndicate": 1, "mandate-vantage-pay-ipo": 0},
+        kind="keyword",
+    ),
+    ask(
+        "Lumen Payments IPO price range",
+        A_CONTROL,
+        {LOG: 1, "mandate-vantage-pay-ipo": 0},
+        kind="hidden-best",
+        hidden=("heron-ipo-memo",),
+    ),
+    ask(
+        "how much of the payments company will be in public hands after the listing",
+        A_HERON_MD,
+        {"heron-ipo-memo": 2, "mandate-vantage-pay-ipo": 0, "faq-ecm-process": 0},
+        kind="paraphrase",
+    ),
+    ask(
+        "Lumen gross spread",
+        A_HERON_MD,
+        {"heron-syndicate": 2},
+        kind="keyword",
+    ),
+    ask(
+        "When can our analysts publish on Lumen after it lists?",
+        A_HERON_MD,
+        {"heron-research-blackout": 2, "pol-research-independence": 1, "faq-ecm-process": 1},
+        kind="question",
+    ),
+    ask(
+        "When can our analysts publish on Lumen after it lists?",
+        A_JUNIOR,
+        {"pol-research-independence": 1, "faq-ecm-process": 1},
+        kind="hidden-best",
+        hidden=("heron-research-blackout",),
+    ),
+    ask(
+        "conflicts clearance turnaround time",
+        A_JUNIOR,
+        {"pol-conflicts-clearance": 2},
+        kind="keyword",
+    ),
+    ask(
+        "Can we act against a company that is already our client?",
+        A_FALCON_ANALYST,
+        {"pol-conflicts-clearance": 2},
+        kind="question",
+    ),
+    ask(
+        "Do I need the Control Room's OK before I bring an outsider inside on a deal?",
+        A_JUNIOR,
+        {
+            "proc-wall-crossing": 2,
+            "pol-information-barriers": 1,
+            "pol-market-soundings": 1,
+            "proc-deal-codenames": 0,
+        },
+        kind="paraphrase",
+    ),
+    ask(
+        "wall-crossing approval",
+        A_FALCON_ANALYST,
+        {"proc-wall-crossing": 2},
+        kind="fresh",
+        stale=250,
+    ),
+    ask(
+        "who can see the watch list",
+        A_FALCON_ASSOC,
+        {"pol-watch-restricted-lists": 2},
+        kind="question",
+    ),
+    ask(
+        "how long must I keep shares I buy in my own account",
+        A_JUNIOR,
+        {"pol-personal-account-dealing": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "personal account dealing pre-clearance validity",
+        A_FALCON_ANALYST,
+        {"pol-personal-account-dealing": 2},
+        kind="keyword",
+    ),
+    ask(
+        "pitch book review before sending",
+        A_JUNIOR,
+        {"pol-pitchbook-standards": 2},
+        kind="keyword",
+    ),
+    ask(
+        "engagement letter liability cap",
+        A_FALCON_ANALYST,
+        {"terms-engagement-letter": 2},
+        kind="keyword",
+    ),
+    ask(
+        "who picks the code name for a new project",
+        A_JUNIOR,
+        {"proc-deal-codenames": 2},
+        kind="question",
+    ),
+    ask(
+        "how many deals did Tidewater advise on in 2025",
+        A_PUBLIC,
+        {"overview-advisory-services": 2, "pr-advisory-league-table": 1},
+        kind="question",
+    ),
+    ask(
+        "mid-market league table ranking 2025",
+        A_PUBLIC,
+        {"pr-advisory-league-table": 2, "overview-advisory-services": 0},
+        kind="keyword",
+    ),
+    ask(
+        "Which companies went on the watch list in April?",
+        A_CONTROL,
+        {LOG: 2, "pol-watch-restricted-lists": 1},
+        kind="question",
+    ),
+    ask(
+        "do soundings without inside information still have to be logged",
+        A_JUNIOR,
+        {"pol-market-soundings": 2},
+        kind="question",
+    ),
+    ask(
+        "how fast must new insiders be reported to the Control Room",
+        A_FALCON_ANALYST,
+        {"proc-insider-lists": 2, "proc-wall-crossing": 1},
+        kind="question",
+    ),
+    ask(
+        "who signs off a success fee under a million pounds",
+        A_JUNIOR,
+        {"pol-fee-approvals": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "information barrier restricted folders",
+        A_JUNIOR,
+        {"pol-information-barriers": 2},
+        kind="keyword",
+    ),
+    ask(
+        "can I sell shares I bought last month",
+        A_JUNIOR,
+        {"pol-personal-account-dealing": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "who may know about a bid before it is made public",
+        A_JUNIOR,
+        {"training-takeover-code": 2, "pol-information-barriers": 1},
+        kind="paraphrase",
+    ),
+    ask(
+        "how much will Harrowgate save a year by putting the two warehouse networks together",
+        A_FALCON_VP,
+        {"falcon-valuation": 2},
+        kind="paraphrase",
+    ),
+]

@@ -1,0 +1,390 @@
+"""Retail tenant: hand-judged questions on scripts, hardship, incidents and products."""
+
+from __future__ import annotations
+
+from tidewater.model import QuerySpec, ask
+from tidewater.people import R_ADVISER, R_AGENT, R_HEAD, R_PUBLIC, R_SPECIALIST
+
+EARLY = "script-collections-early"
+MID = "script-collections-mid"
+HOLIDAY = "proc-payment-holiday"
+RPP = "proc-reduced-payment-plan"
+BS = "proc-breathing-space"
+AUTH = "proc-hardship-authorities"
+
+QUERIES: list[QuerySpec] = [
+    ask(
+        "how far out can I accept a promise to pay without a supervisor",
+        R_AGENT,
+        {EARLY: 2},
+        kind="hidden-best",
+        hidden=("audit-2026-collections-review",),
+    ),
+    ask(
+        "identity check on an arrears call",
+        R_AGENT,
+        {EARLY: 2, "script-collections-late": 0},
+        kind="keyword",
+    ),
+    ask(
+        "income and expenditure assessment before an arrangement",
+        R_AGENT,
+        {MID: 2, RPP: 1},
+        kind="keyword",
+    ),
+    ask(
+        "How long an arrangement can I set up before passing the customer to the hardship team?",
+        R_AGENT,
+        {MID: 2, "bulletin-2025-11-hardship": 1, "faq-collections-agents": 1},
+        kind="question",
+    ),
+    ask(
+        "How long an arrangement can I set up before passing the customer to the hardship team?",
+        R_ADVISER,
+        {MID: 2},
+        kind="fresh",
+        stale=300,
+    ),
+    ask(
+        "when does an account get a default notice",
+        R_AGENT,
+        {"script-collections-late": 2, "proc-arrears-letters": 1},
+        kind="question",
+    ),
+    ask(
+        "customer says the late fee is unfair, am I allowed to take it off",
+        R_AGENT,
+        {"script-late-fee-dispute": 2, "faq-collections-agents": 1, "terms-platinum-card": 0},
+        kind="paraphrase",
+    ),
+    ask(
+        "late payment fee amount",
+        R_PUBLIC,
+        {"terms-platinum-card": 2, "terms-cashback-card": 0},
+        kind="hidden-best",
+        hidden=("script-late-fee-dispute",),
+    ),
+    ask(
+        "What should I do when someone rings to tell us their mother has passed away?",
+        R_ADVISER,
+        {"script-bereavement": 2, "pol-vulnerable-customers": 1},
+        kind="paraphrase",
+    ),
+    ask(
+        "TEXAS vulnerability recording consent",
+        R_AGENT,
+        {"script-vulnerable-customer": 2, "pol-vulnerable-customers": 1},
+        kind="keyword",
+    ),
+    ask(
+        "for how long can somebody stop paying their loan after losing income",
+        R_ADVISER,
+        {
+            HOLIDAY: 2,
+            "proc-mortgage-forbearance": 1,
+            RPP: 1,
+            "training-hardship-conversations": 1,
+        },
+        kind="paraphrase",
+    ),
+    ask(
+        "who approves a payment holiday",
+        R_AGENT,
+        {HOLIDAY: 2},
+        kind="fresh",
+        stale=200,
+    ),
+    ask(
+        "reduced payment plan review frequency and interest freeze",
+        R_SPECIALIST,
+        {RPP: 2, AUTH: 1, HOLIDAY: 0},
+        kind="keyword",
+    ),
+    ask(
+        "Who can sign off freezing a customer's interest for a whole year?",
+        R_SPECIALIST,
+        {AUTH: 2, RPP: 1},
+        kind="question",
+    ),
+    ask(
+        "Who can sign off freezing a customer's interest for a whole year?",
+        R_AGENT,
+        {RPP: 1},
+        kind="hidden-best",
+        hidden=(AUTH,),
+    ),
+    ask(
+        "mental health crisis breathing space length",
+        R_AGENT,
+        {BS: 2},
+        kind="keyword",
+    ),
+    ask(
+        "a debt adviser sent us a respite notice, what do we have to do first",
+        R_ADVISER,
+        {BS: 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "Can mortgage arrears be capitalised?",
+        R_ADVISER,
+        {"proc-mortgage-forbearance": 2, "terms-mortgage-general": 0},
+        kind="question",
+    ),
+    ask(
+        "interest-only switch for a mortgage customer in hardship",
+        R_SPECIALIST,
+        {"proc-mortgage-forbearance": 2, "hrd-5103": 1},
+        kind="keyword",
+    ),
+    ask(
+        "flood relief payment deferral",
+        R_ADVISER,
+        {"proc-flood-relief-2026": 2, "hrd-5105": 0},
+        kind="keyword",
+    ),
+    ask(
+        "I was tricked into sending money to a fraudster, how soon will I get it back",
+        R_ADVISER,
+        {"pol-app-scam-reimbursement": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "APP scam reimbursement limit and excess",
+        R_AGENT,
+        {"pol-app-scam-reimbursement": 2},
+        kind="fresh",
+        stale=250,
+    ),
+    ask(
+        "chargeback time limit for goods not received",
+        R_AGENT,
+        {"proc-card-chargeback": 2},
+        kind="keyword",
+    ),
+    ask(
+        "teller till cash limit",
+        R_SPECIALIST,
+        {"pol-branch-cash-limits": 2},
+        kind="keyword",
+    ),
+    ask(
+        "how much notice does a customer have to give to take out a lot of cash at the counter",
+        R_SPECIALIST,
+        {"pol-branch-cash-limits": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "How recent does proof of address need to be?",
+        R_ADVISER,
+        {"proc-kyc-refresh": 2},
+        kind="question",
+    ),
+    ask(
+        "Specialist Support Team call back time",
+        R_AGENT,
+        {"pol-vulnerable-customers": 2, "script-vulnerable-customer": 1},
+        kind="keyword",
+    ),
+    ask(
+        "internal audit findings on collections calls",
+        R_HEAD,
+        {"audit-2026-collections-review": 2, "inv-2026-staff-fee-reversals": 1},
+        kind="keyword",
+    ),
+    ask(
+        "staff member reversing fees on relatives' accounts",
+        R_HEAD,
+        {"inv-2026-staff-fee-reversals": 2, "script-late-fee-dispute": 1},
+        kind="keyword",
+    ),
+    ask(
+        "refunds for customers charged overdraft fees while in breathing space",
+        R_HEAD,
+        {"remediation-overdraft-fees": 2, BS: 1},
+        kind="question",
+    ),
+    ask(
+        "refunds for customers charged overdraft fees while in breathing space",
+        R_AGENT,
+        {BS: 1},
+        kind="hidden-best",
+        hidden=("remediation-overdraft-fees",),
+    ),
+    ask(
+        "card arrears rate at the end of March",
+        R_SPECIALIST,
+        {"mi-arrears-2026-q1": 2},
+        kind="keyword",
+    ),
+    ask(
+        "cards declined outage in March",
+        R_ADVISER,
+        {"inc-r-2026-007-card-authorisation": 2},
+        kind="keyword",
+    ),
+    ask(
+        "why couldn't customers get into the app in May",
+        R_ADVISER,
+        {"inc-r-2026-011-app-login": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "direct debits taken twice",
+        R_SPECIALIST,
+        {"inc-r-2025-093-direct-debits": 2},
+        kind="keyword",
+    ),
+    ask(
+        "easy access saver interest rate",
+        R_PUBLIC,
+        {"terms-easy-access-saver": 2, "terms-cash-isa": 0},
+        kind="fresh",
+        stale=100,
+    ),
+    ask(
+        "What does the one-year fixed bond pay?",
+        R_PUBLIC,
+        {"terms-fixed-bond-1y": 2, "terms-fixed-bond-2y": 0},
+        kind="question",
+    ),
+    ask(
+        "two year bond early withdrawal penalty",
+        R_PUBLIC,
+        {"terms-fixed-bond-2y": 2, "terms-fixed-bond-1y": 0},
+        kind="keyword",
+    ),
+    ask(
+        "most I can put into the Regular Saver per month",
+        R_PUBLIC,
+        {"terms-regular-saver": 2},
+        kind="question",
+    ),
+    ask(
+        "moving my ISA from another bank - how long does it take",
+        R_PUBLIC,
+        {"terms-cash-isa": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "fees for using my debit card on holiday in Spain",
+        R_PUBLIC,
+        {"terms-everyday-account": 2, "terms-premier-account": 1},
+        kind="paraphrase",
+    ),
+    ask(
+        "What salary do I need for the packaged account with travel insurance?",
+        R_PUBLIC,
+        {"terms-premier-account": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "overdraft interest-free buffer",
+        R_PUBLIC,
+        {"terms-arranged-overdraft": 2},
+        kind="keyword",
+    ),
+    ask(
+        "how long is the 0% period on balance transfers",
+        R_PUBLIC,
+        {"terms-platinum-card": 2},
+        kind="question",
+    ),
+    ask(
+        "cashback cap per year",
+        R_PUBLIC,
+        {"terms-cashback-card": 2},
+        kind="keyword",
+    ),
+    ask(
+        "is there a penalty for settling my loan early",
+        R_PUBLIC,
+        {"terms-personal-loan": 2},
+        kind="question",
+    ),
+    ask(
+        "five year fixed mortgage early repayment charges",
+        R_ADVISER,
+        {"terms-mortgage-fixed-5y": 2, "terms-mortgage-fixed-2y": 0},
+        kind="keyword",
+    ),
+    ask(
+        "two-year fix rate at 75% LTV",
+        R_ADVISER,
+        {"terms-mortgage-fixed-2y": 2, "terms-mortgage-fixed-5y": 0},
+        kind="keyword",
+    ),
+    ask(
+        "a home loan I can pay off whenever I like without a penalty",
+        R_PUBLIC,
+        {"terms-mortgage-tracker": 2, "terms-mortgage-fixed-2y": 0, "terms-mortgage-fixed-5y": 0},
+        kind="paraphrase",
+    ),
+    ask(
+        "how much of someone's take-home pay can go on loan repayments before we say no",
+        R_ADVISER,
+        {"pol-responsible-lending": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "registering a lasting power of attorney",
+        R_ADVISER,
+        {"proc-power-of-attorney": 2, "pol-vulnerable-customers": 1},
+        kind="keyword",
+    ),
+    ask(
+        "how much warning do I get before my savings rate goes down",
+        R_PUBLIC,
+        {"terms-savings-general": 2, "terms-easy-access-saver": 1},
+        kind="paraphrase",
+    ),
+    ask(
+        "cash withdrawal fee on a credit card",
+        R_PUBLIC,
+        {"terms-credit-cards-general": 2},
+        kind="keyword",
+    ),
+    ask(
+        "Can I take my mortgage with me if I move house?",
+        R_PUBLIC,
+        {"terms-mortgage-general": 2},
+        kind="question",
+    ),
+    ask(
+        "is the easy access saver rate about to change",
+        R_HEAD,
+        {"board-paper-savings-pricing": 2, "terms-easy-access-saver": 1},
+        kind="question",
+    ),
+    ask(
+        "is the easy access saver rate about to change",
+        R_PUBLIC,
+        {"terms-easy-access-saver": 1, "terms-savings-general": 1},
+        kind="hidden-best",
+        hidden=("board-paper-savings-pricing",),
+    ),
+    ask(
+        "accounts used to launder fraud proceeds, opened online by young customers",
+        R_HEAD,
+        {"fraud-mule-review-2026": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "her husband just died and she can't pay the card, can we stop chasing her",
+        R_AGENT,
+        {"script-bereavement": 2, "training-hardship-conversations": 0},
+        kind="paraphrase",
+    ),
+    ask(
+        "the bank took my monthly bills out twice in December",
+        R_SPECIALIST,
+        {"inc-r-2025-093-direct-debits": 2},
+        kind="paraphrase",
+    ),
+    ask(
+        "I paid by card for a sofa that never turned up, how long have I got to get the money back",
+        R_AGENT,
+        {"proc-card-chargeback": 2},
+        kind="paraphrase",
+    ),
+]
