@@ -39,7 +39,7 @@ def load_dataset(
     """The dataset in ``directory``, with the claims files of ``claims`` (split -> file).
 
     ``Dataset.sources`` says which files were read: ``corpus``, ``queries``,
-    ``qrels:<split>`` and ``claims`` relative to ``directory``; ``claims:<split>`` as given.
+    ``qrels:<split>`` and ``claims`` relative to ``directory``; ``claims:<split>`` the file name only (reports must not carry local paths).
     ``name`` defaults to the directory's name.
     """
     root = Path(directory)
@@ -64,7 +64,7 @@ def load_dataset(
         sources["claims"] = "claims.jsonl"
     for split, file in (claims or {}).items():
         located += read_claim_file(file, split, principals, current)
-        sources[f"claims:{split}"] = str(file)
+        sources[f"claims:{split}"] = Path(file).name  # a name, not a path of this machine
     return Dataset(
         name=name or root.resolve().name,
         docs=docs,

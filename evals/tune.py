@@ -115,14 +115,21 @@ def run_tune(args: argparse.Namespace) -> int:
     if best_hybrid is not None:
         chosen["rrf_k"] = best_hybrid.setting.rrf_k
         chosen["rrf_k_setting"] = best_hybrid.setting.id
-        tied = _tied_rrf_ks(hybrid, best_hybrid, objective)
-        chosen["rrf_k_ties"] = tied
-        value = _show(best_hybrid.setting.rrf_k)
-        if tied:
-            value += f" (tied: {', '.join(_show(k) for k in tied)})"
-        rows.append(row("rrf_k (best hybrid)", value, best_hybrid, mean))
-    if default is not None:
-        rows.append(row("rrf_k default", "60", default, mean))
+        rows.append(_rrf_row("rrf_k (best hybrid)", hybrid, best_hybrid, objective, row, mean))
+        if default is not None:
+            rows.append(row("rrf_k default", "60", default, mean))
+        # With rerank on, the reranker re-sorts the fused pool and rrf_k often changes
+        # nothing; the fused order is the answer only with rerank off, so tune it there too.
+        fused = [t for t in hybrid if not t.setting.rerank]
+        if best_hybrid.setting.rerank and fused:
+            best_fused = choose(fused, objective, grounding)[0]
+            chosen["rrf_k_rerank_off"] = best_fused.setting.rrf_k
+            rows.append(
+                _rrf_row("rrf_k (hybrid, rerank off)", fused, best_fused, objective, row, mean)
+            )
+            off_default = _default_setting(tune, best_fused.setting)
+            if off_default is not None:
+                rows.append(row("rrf_k default, rerank off", "60", off_default, mean))
     detail: list[list[Any]] = []
     if threshold is not None:
         for label, t in (("min_overlap", threshold), ("min_overlap default", 0.6)):
@@ -187,6 +194,16 @@ def _default_setting(report: Sequence[Any], chosen: Any) -> Any:
         ):
             return scores
     return None
+
+
+def _rrf_row(
+    label: str, hybrid: Sequence[Any], best: Any, objective: str, row: Any, mean: Any
+) -> list[Any]:
+    tied = _tied_rrf_ks(hybrid, best, objective)
+    value = _show(best.setting.rrf_k)
+    if tied:
+        value += f" (tied: {', '.join(_show(k) for k in tied)})"
+    return list(row(label, value, best, mean))
 
 
 def _tied_rrf_ks(hybrid: Sequence[Any], best: Any, objective: str) -> list[float]:
