@@ -39,7 +39,8 @@ def load_dataset(
     """The dataset in ``directory``, with the claims files of ``claims`` (split -> file).
 
     ``Dataset.sources`` says which files were read: ``corpus``, ``queries``,
-    ``qrels:<split>`` and ``claims`` relative to ``directory``; ``claims:<split>`` the file name only (reports must not carry local paths).
+    ``qrels:<split>`` and ``claims`` relative to ``directory``; ``claims:<split>`` by file
+    name only (reports must not carry the paths of one machine).
     ``name`` defaults to the directory's name.
     """
     root = Path(directory)

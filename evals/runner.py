@@ -94,6 +94,7 @@ def run_grid(
     work = {"indexes": 0, "ingests": 0, "first_stages": 0, "finishes": 0, "retrieves": 0}
     for index in grid.indexes:
         system = builder.build(index)
+        builder.check(system, grid)
         work["indexes"] += 1
         with progress(len(dataset.docs), f"index {index.label}", stream=stream) as bar:
             for doc in dataset.docs:

@@ -66,3 +66,23 @@ class SystemBuilder:
         if not isinstance(system, RetrievalSystem):
             raise InputError(f"{self.name} did not return a RetrievalSystem")
         return system
+
+    def check(self, system: RetrievalSystem, grid: Grid) -> None:
+        """Refuse a grid that asks for what the implementation does not declare: its
+        answers would silently repeat one setting under several names."""
+        declared = system.capabilities
+        missing = [mode for mode in grid.modes if not declared.has(mode)]
+        if missing:
+            raise InputError(
+                f"{self.name} does not declare mode {missing[0]!r} (it has "
+                f"{', '.join(declared.modes)}); set the grid's retrieval.mode accordingly"
+            )
+        if len(grid.reranks) > 1 and not declared.rerank_toggle:
+            raise InputError(
+                f"{self.name} does not declare rerank_toggle; give retrieval.rerank one value"
+            )
+        if not declared.policy_knobs and (len(grid.rrf_ks) > 1 or len(grid.candidate_limits) > 1):
+            raise InputError(
+                f"{self.name} does not declare policy_knobs; give retrieval.rrf_k and "
+                "retrieval.candidate_limit one value each"
+            )

@@ -192,3 +192,44 @@ def test_bad_options_are_one_line_and_exit_2(
     assert code == 2
     assert stderr.count("\n") == 1
     assert expected in stderr
+
+
+TOY_GRID = """
+[index]
+chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
+[retrieval]
+mode = ["lexical"]
+rrf_k = [60]
+rerank = [true]
+candidate_limit = [10]
+"""
+
+
+def test_any_adapter_can_be_evaluated_within_what_it_declares(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    out = tmp_path / "toy"
+    toy = "ragward.conformance.examples.toy:factory"
+    argv = ["eval", "--dataset", str(data), "--impl", toy, "--out", str(out)]
+    assert main([*argv, "--grid", str(_grid(tmp_path, TOY_GRID))]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["grounding"] is False  # the toy does not declare grounding
+    assert results["first_stages_reused"] is False  # nor the staged verbs
+    assert results["index_settings_passed"] is False
+    assert "Grounding: n/a" in (out / "summary.md").read_text()
+    capsys.readouterr()
+    # the default grid asks for modes and knobs the toy does not declare
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "takes no index settings" in err
+
+
+def test_a_grid_asking_an_undeclared_mode_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    grid = _grid(tmp_path, TOY_GRID.replace('["lexical"]', '["lexical", "dense"]'))
+    toy = "ragward.conformance.examples.toy:factory"
+    assert main(["eval", "--dataset", str(data), "--impl", toy, "--grid", str(grid)]) == 2
+    assert "does not declare mode 'dense'" in capsys.readouterr().err
