@@ -232,7 +232,7 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
             "retrieval", "candidate_limit", int, lambda n: n >= 1, "an integer >= 1"
         ),
         min_overlaps=values(
-            "grounding", "min_overlap", float, lambda m: 0.0 <= m <= 1.0, "a number in [0, 1]"
+            "grounding", "min_overlap", float, lambda m: 0.0 < m <= 1.0, "a number in (0, 1]"
         ),
     )
 

@@ -222,6 +222,9 @@ def _ground(
     current: Mapping[tuple[str, str], Doc],
 ) -> None:
     ground = cast(GroundingSystem, system).ground  # declared by capabilities.grounding
+    # Settings that return the same top hits get the same verdict: ask once per distinct
+    # (claim, hits, threshold) on this index.
+    memo: dict[tuple[str, tuple[str, ...], float], bool] = {}
     for setting in settings:
         per_threshold = outcome.verdicts.setdefault(setting.id, {})
         answers = outcome.answers[setting.id]
@@ -229,8 +232,11 @@ def _ground(
             verdicts = per_threshold.setdefault(threshold, {})
             for claim in claims:
                 hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
-                (support,) = ground((claim.text,), hits, threshold)
-                verdicts[claim.claim_id] = bool(support.supported)
+                key = (claim.claim_id, tuple(h.chunk_id for h in hits), threshold)
+                if key not in memo:
+                    (support,) = ground((claim.text,), hits, threshold)
+                    memo[key] = bool(support.supported)
+                verdicts[claim.claim_id] = memo[key]
     if outcome.gold:
         return
     for threshold in grid.min_overlaps:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ragward.reference.chunking import Chunk
@@ -49,12 +51,18 @@ class LexicalOverlapReranker:
             return [0.0] * len(chunks)
         scores = []
         for chunk in chunks:
-            tokens = tokenize(chunk.text)
-            counts = Counter(tokens)
-            covered = sum(1 for term in query_terms if counts[term] > 0)
-            density = sum(counts[term] for term in query_terms) / max(1, len(tokens))
+            counts, length = _term_counts(chunk.text)
+            covered = sum(1 for term in query_terms if term in counts)
+            density = sum(counts.get(term, 0) for term in query_terms) / max(1, length)
             scores.append(covered / len(query_terms) + 0.25 * density)
         return scores
+
+
+@lru_cache(maxsize=1 << 16)
+def _term_counts(text: str) -> tuple[Mapping[str, int], int]:
+    # memoised: a candidate is rescored under every setting; read-only by contract
+    tokens = tokenize(text)
+    return MappingProxyType(Counter(tokens)), len(tokens)
 
 
 def rerank(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 __all__ = ["STOPWORDS", "TokenCounter", "content_terms", "estimate_tokens", "tokenize"]
 
@@ -73,6 +74,8 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN_RE.findall(text.lower())
 
 
+@lru_cache(maxsize=1 << 16)
 def content_terms(text: str) -> frozenset[str]:
-    """The distinct non-stopword terms of ``text``."""
+    """The distinct non-stopword terms of ``text`` (memoised: chunks are checked again and
+    again, and the answer is an immutable set)."""
     return frozenset(tokenize(text)) - STOPWORDS

@@ -60,7 +60,7 @@ def test_grid_round_trips_through_its_data(tmp_path: Path) -> None:
         ("[retrieval]\nrrf_k = [0]\n", "field 'retrieval.rrf_k': 0.0 is not a number > 0"),
         ("[retrieval]\nrerank = [1]\n", "field 'retrieval.rerank': 1 is not true or false"),
         ("[retrieval]\ncandidate_limit = [5, 5]\n", "lists a value twice"),
-        ("[grounding]\nmin_overlap = [1.5]\n", "1.5 is not a number in [0, 1]"),
+        ("[grounding]\nmin_overlap = [1.5]\n", "1.5 is not a number in (0, 1]"),
         ("depth = 0\n", "grid.toml line 1: field 'depth': 0 must be an integer >= 1"),
         ("depth = true\n", "field 'depth': True must be an integer >= 1"),
         ('split = "a b"\n', "field 'split': 'a b' must be a word"),
