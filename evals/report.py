@@ -83,6 +83,7 @@ def build_results(
         ],
         "gold_grounding": {_key(t): {**g.measures(), **_counts(g)} for t, g in gold.items()},
         "claim_kinds": _kinds(dataset, split),
+        "called_supported_by_kind": _by_kind(dataset, split, outcome, scores),
     }
 
 
@@ -150,6 +151,25 @@ def _summary(results: Mapping[str, Any]) -> str:
         ]
     elif not results["grounding"]:
         lines += ["Grounding: n/a (the implementation does not declare `grounding`).", ""]
+    by_kind = results.get("called_supported_by_kind", {})
+    if by_kind:
+        thresholds = list(by_kind)
+        kinds = list(by_kind[thresholds[0]])
+        labels = results["claim_kinds"]
+        rows = [
+            [kind, f"{labels[kind]['supported']}/{labels[kind]['unsupported']}"]
+            + [by_kind[t][kind]["end_to_end"] for t in thresholds]
+            + [by_kind[t][kind]["gold"] for t in thresholds]
+            for kind in kinds
+        ]
+        headers = ["kind", "labelled +/-"]
+        headers += [f"e2e @{t}" for t in thresholds] + [f"gold @{t}" for t in thresholds]
+        lines += [
+            "## Share of claims called supported, by kind",
+            "",
+            tabulate(rows, headers=headers, tablefmt="github", floatfmt=".2f"),
+            "",
+        ]
     lines += ["Plots: " + ", ".join(f"`{name}`" for name in _plot_names(results)), ""]
     return "\n".join(lines)
 
@@ -199,6 +219,32 @@ def _plots(results: Mapping[str, Any]) -> dict[str, str]:
             f"grounding vs min_overlap ({settings[0]['id']})", "min_overlap", "", curves
         )
     return plots
+
+
+def _by_kind(
+    dataset: Dataset, split: str, outcome: GridOutcome, scores: Sequence[SettingScores]
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Per threshold and claim kind, the share called supported: end to end under the
+    first setting, and with gold evidence."""
+    claims = dataset.split_claims(split)
+    if not claims or not scores or not outcome.gold:
+        return {}
+    first = outcome.verdicts.get(scores[0].setting.id, {})
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for threshold, gold in outcome.gold.items():
+        rows: dict[str, list[tuple[bool, bool]]] = {}
+        for claim in claims:
+            called = first[threshold][claim.claim_id]
+            rows.setdefault(claim.kind or "unlabelled", []).append((called, gold[claim.claim_id]))
+        out[_key(threshold)] = {
+            kind: {
+                "claims": float(len(pairs)),
+                "end_to_end": sum(c for c, _ in pairs) / len(pairs),
+                "gold": sum(g for _, g in pairs) / len(pairs),
+            }
+            for kind, pairs in sorted(rows.items())
+        }
+    return out
 
 
 def _kinds(dataset: Dataset, split: str) -> dict[str, dict[str, int]]:
