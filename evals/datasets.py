@@ -41,7 +41,8 @@ def load_dataset(
     ``Dataset.sources`` says which files were read: ``corpus``, ``queries``,
     ``qrels:<split>`` and ``claims`` relative to ``directory``; ``claims:<split>`` by file
     name only (reports must not carry the paths of one machine).
-    ``name`` defaults to the directory's name.
+    ``name`` defaults to the directory's name (its parent's, for a folder called ``beir``,
+    as in ``scifact/beir``).
     """
     root = Path(directory)
     if not root.is_dir():
@@ -67,7 +68,7 @@ def load_dataset(
         located += read_claim_file(file, split, principals, current)
         sources[f"claims:{split}"] = Path(file).name  # a name, not a path of this machine
     return Dataset(
-        name=name or root.resolve().name,
+        name=name or _name_of(root),
         docs=docs,
         queries=queries,
         qrels=qrels,
@@ -145,3 +146,8 @@ def _corpus_file(root: Path) -> Path:
             root, None, None, f"expected corpus.jsonl or corpus.jsonl.gz, {problem}"
         )
     return found[0]
+
+
+def _name_of(root: Path) -> str:
+    resolved = root.resolve()
+    return resolved.parent.name if resolved.name == "beir" else resolved.name
