@@ -82,10 +82,14 @@ def run_grid(
     questions: dict[str, Question] = {
         qid: Question(q.text, q.asker, q.now_tick, q.max_stale_ticks) for qid, q in queries.items()
     }
+    # a claim asked exactly as a judged query (or another claim) shares its answers
+    known: dict[Question, str] = {}
+    for key, question in questions.items():
+        known.setdefault(question, key)
     claim_keys: dict[str, str] = {}
     for claim in claims:
         question = Question(claim.query, claim.asker, claim.now_tick, None)
-        key = next((k for k, q in questions.items() if q == question), f"claim:{claim.claim_id}")
+        key = known.setdefault(question, f"claim:{claim.claim_id}")
         questions.setdefault(key, question)
         claim_keys[claim.claim_id] = key
     outcome = GridOutcome(settings=grid.all_settings())
