@@ -11,6 +11,8 @@ Exit status 0 when the report is written, 2 for a usage or input error (one line
 from __future__ import annotations
 
 import argparse
+import contextlib
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -37,11 +39,18 @@ def add_dataset_options(parser: argparse.ArgumentParser) -> None:
         help="labelled claims for a split (ragward or SciFact format); repeatable",
     )
     parser.add_argument("--grid", metavar="FILE.toml", type=Path, help="the grid to sweep")
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
         "--impl",
         metavar="PKG.MODULE:FACTORY",
         default=DEFAULT_IMPL,
         help=f"implementation to evaluate (default: {DEFAULT_IMPL})",
+    )
+    source.add_argument(
+        "--external",
+        metavar='"CMD ..."',
+        help="evaluate a peer speaking the conformance wire protocol, started as CMD "
+        "(one peer per index; a grid of one chunking and one embedder)",
     )
     parser.add_argument(
         "--no-reuse",
@@ -67,8 +76,11 @@ def add_eval_parser(commands: Any) -> None:
     parser.set_defaults(run=run_eval)
 
 
-def prepare(args: argparse.Namespace) -> tuple[Any, Any, Callable[..., Any]]:
-    """The dataset, the grid and the factory the options name."""
+def prepare(
+    args: argparse.Namespace, stack: contextlib.ExitStack
+) -> tuple[Any, Any, Callable[..., Any], str]:
+    """The dataset, the grid, the factory the options name and its display name; peers
+    started for ``--external`` are stopped when ``stack`` closes."""
     from ragward.conformance.loading import load_factory
     from ragward.datasets import bundled
     from ragward.evals.datasets import load_dataset
@@ -85,7 +97,18 @@ def prepare(args: argparse.Namespace) -> tuple[Any, Any, Callable[..., Any]]:
     if not Path(directory).is_dir():
         raise InputError(f"{directory}: dataset directory not found")
     dataset = load_dataset(directory, claims=claims or None)
-    return dataset, grid, load_factory(args.impl)
+    if args.external is None:
+        return dataset, grid, load_factory(args.impl), args.impl
+    try:
+        command = shlex.split(args.external)
+    except ValueError as error:  # an unclosed quote
+        raise InputError(f"--external {args.external!r}: {error}") from None
+    if not command:
+        raise InputError("--external needs a command to start the peer")
+    from ragward.conformance.wire import external_factory
+
+    factory = stack.enter_context(external_factory(command))  # stops the peers
+    return dataset, grid, factory, f"external: {shlex.join(command)}"
 
 
 def check_split(dataset: Any, split: str) -> None:
@@ -95,12 +118,17 @@ def check_split(dataset: Any, split: str) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        return _evaluate(args, stack, started)
+
+
+def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: float) -> int:
     from ragward.evals.report import build_results, table, write_report
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
 
-    started = time.perf_counter()
-    dataset, grid, factory = prepare(args)
+    dataset, grid, factory, name = prepare(args, stack)
     split = args.split or grid.split
     check_split(dataset, split)
     stream = _progress_stream(args)
@@ -109,7 +137,7 @@ def run_eval(args: argparse.Namespace) -> int:
         grid,
         factory,
         splits=(split,),
-        name=args.impl,
+        name=name,
         reuse=not args.no_reuse,
         stream=stream,
     )
@@ -118,7 +146,7 @@ def run_eval(args: argparse.Namespace) -> int:
         dataset=dataset,
         grid=grid,
         split=split,
-        implementation=args.impl,
+        implementation=name,
         outcome=outcome,
         scores=scores,
         gold=gold,

@@ -14,6 +14,7 @@ only honest figure: the tuning split's numbers are optimistic by construction.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -69,6 +70,11 @@ def choose(
 
 
 def run_tune(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as stack:
+        return _tune(args, stack)
+
+
+def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     from tabulate import tabulate
 
     from ragward.evals.eval_command import _progress_stream, check_split, prepare
@@ -76,7 +82,7 @@ def run_tune(args: argparse.Namespace) -> int:
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
 
-    dataset, grid, factory = prepare(args)
+    dataset, grid, factory, name = prepare(args, stack)
     if args.tune_split == args.report_split:
         raise InputError("--tune-split and --report-split must differ")
     for split in (args.tune_split, args.report_split):
@@ -91,7 +97,7 @@ def run_tune(args: argparse.Namespace) -> int:
         grid,
         factory,
         splits=(args.tune_split, args.report_split),
-        name=args.impl,
+        name=name,
         reuse=not args.no_reuse,
         stream=_progress_stream(args),
     )
@@ -158,7 +164,7 @@ def run_tune(args: argparse.Namespace) -> int:
         "format": "ragward-tune/1",
         "name": grid.name,
         "dataset": dataset.name,
-        "implementation": args.impl,
+        "implementation": name,
         "tune_split": args.tune_split,
         "report_split": args.report_split,
         "objective": objective,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,41 @@ def test_a_grid_asking_an_undeclared_mode_is_refused(
     toy = "ragward.conformance.examples.toy:factory"
     assert main(["eval", "--dataset", str(data), "--impl", toy, "--grid", str(grid)]) == 2
     assert "does not declare mode 'dense'" in capsys.readouterr().err
+
+
+ONE_INDEX = """
+depth = 3
+measures = ["ndcg_cut_3", "recall_3"]
+[index]
+chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
+[retrieval]
+mode = ["hybrid", "lexical"]
+rrf_k = [60]
+rerank = [true, false]
+candidate_limit = [5]
+[grounding]
+min_overlap = [0.6]
+"""
+
+
+@pytest.mark.slow
+def test_a_peer_over_the_wire_scores_as_the_same_implementation_in_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    grid = str(_grid(tmp_path, ONE_INDEX))
+    runs = {}
+    for name, source in (
+        ("wire", ["--external", f"{sys.executable} -m ragward.wire_reference"]),
+        ("local", []),
+    ):
+        out = tmp_path / name
+        argv = ["eval", "--dataset", str(data), "--grid", grid, "--out", str(out), *source]
+        assert main(argv) == 0
+        results = json.loads((out / "results.json").read_text())
+        runs[name] = [(s["id"], s["per_query"], s["per_claim"]) for s in results["settings"]]
+    capsys.readouterr()
+    assert runs["wire"] == runs["local"]
+    assert json.loads((tmp_path / "wire" / "results.json").read_text())[
+        "implementation"
+    ].startswith("external: ")
