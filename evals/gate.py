@@ -47,6 +47,7 @@ class GateResult:
     leaks: tuple[str, ...]  # settings of the current run that leaked
     failed_invariants: tuple[str, ...]
     unmatched: tuple[str, ...]  # settings of the baseline missing from the current run
+    invariants_checked: int = 0  # verdicts read from a conformance report, if one was given
 
     @property
     def passed(self) -> bool:
@@ -152,8 +153,9 @@ def _align(
     return [float(old[k]) for k in keys], [float(new[k]) for k in keys]
 
 
-def failed_invariants(path: Path) -> tuple[str, ...]:
-    """The invariants a ``ragward conform --json`` report says failed."""
+def failed_invariants(path: Path) -> tuple[tuple[str, ...], int]:
+    """The invariants a ``ragward conform --json`` report says failed, and how many
+    verdicts it holds."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -162,11 +164,12 @@ def failed_invariants(path: Path) -> tuple[str, ...]:
         raise InputError.at(path, error.lineno, None, f"not valid JSON: {error.msg}") from None
     if not isinstance(data, dict) or not isinstance(data.get("invariants"), list):
         raise InputError.at(path, None, "invariants", "not a ragward conform --json report")
-    return tuple(
+    failed = tuple(
         str(entry.get("id"))
         for entry in data["invariants"]
         if isinstance(entry, dict) and entry.get("verdict") == "fail"
     )
+    return failed, len(data["invariants"])
 
 
 def summary(result: GateResult, *, alpha: float, baseline: str, current: str) -> str:
@@ -186,6 +189,8 @@ def summary(result: GateResult, *, alpha: float, baseline: str, current: str) ->
         lines += [f"- **Leak**: `{s}` answered outside the asker's view" for s in result.leaks]
     if result.failed_invariants:
         lines += [f"- **Invariant failed**: `{i}`" for i in result.failed_invariants]
+    elif result.invariants_checked:
+        lines.append(f"- Conformance: none of {result.invariants_checked} verdicts failed")
     if result.unmatched:
         lines.append(f"- {len(result.unmatched)} baseline settings are not in the current run")
     changed = [f for f in result.findings if f.status != "unchanged"]
@@ -271,12 +276,8 @@ def run_gate(args: argparse.Namespace) -> int:
         settings=args.setting,
     )
     if args.conformance is not None:
-        result = GateResult(
-            result.findings,
-            result.leaks,
-            failed_invariants(args.conformance),
-            result.unmatched,
-        )
+        failed, checked = failed_invariants(args.conformance)
+        result = GateResult(result.findings, result.leaks, failed, result.unmatched, checked)
     text = summary(result, alpha=args.alpha, baseline=str(args.baseline), current=str(args.current))
     target = args.summary
     if target is None:

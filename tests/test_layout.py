@@ -80,6 +80,7 @@ def test_readme_test_command_is_what_ci_runs() -> None:
 def test_ci_runs_the_quality_gate_against_the_committed_baseline() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "ragward gate --baseline reports/baseline" in ci
+    assert "--conformance" in ci
     assert (ROOT / "reports" / "baseline" / "results.json").is_file()
 
 

@@ -121,3 +121,12 @@ def test_bad_results_file_is_one_line_and_exit_2(
     assert err.count("\n") == 1
     assert expected in err
     assert "bad.json" in err
+
+
+def test_a_clean_conformance_report_is_acknowledged(tmp_path: Path) -> None:
+    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
+    report = tmp_path / "conform.json"
+    report.write_text(json.dumps({"invariants": [{"id": "PRE-001", "verdict": "pass"}]}))
+    argv = ["gate", "--baseline", str(base), "--current", str(base)]
+    assert main([*argv, "--conformance", str(report)]) == 0
+    assert "Conformance: none of 1 verdicts failed" in (base / "gate.md").read_text()
