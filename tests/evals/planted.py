@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.reference import FirstStage
@@ -43,3 +45,22 @@ def leaky_factory(
     system = Overreaching(honest.retriever)
     system.barriers = set()
     return system
+
+
+class Timeless(ReferenceSystem):
+    """Ignores the asker's freshness contract: stale documents come back."""
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        return super().retrieve(query, asker, now_tick, replace(policy, max_stale_ticks=None))
+
+    def first_stage(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> FirstStage:
+        return super().first_stage(query, asker, now_tick, replace(policy, max_stale_ticks=None))
+
+
+def timeless_factory(
+    *, max_tokens: int | None = None, overlap_tokens: int | None = None, embedder: str | None = None
+) -> ReferenceSystem:
+    honest = reference_factory(
+        max_tokens=max_tokens, overlap_tokens=overlap_tokens, embedder=embedder
+    )
+    return Timeless(honest.retriever)

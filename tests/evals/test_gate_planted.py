@@ -62,3 +62,11 @@ def test_a_leak_fails_the_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str
     capsys.readouterr()
     assert code == 1
     assert "**Leak**" in summary
+
+
+@pytest.mark.slow
+def test_ignoring_freshness_is_a_leak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:timeless_factory")
+    capsys.readouterr()
+    assert code == 1
+    assert "**Leak**" in summary
