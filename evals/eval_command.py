@@ -73,6 +73,11 @@ def add_eval_parser(commands: Any) -> None:
     parser.add_argument(
         "--out", metavar="DIR", type=Path, help="report directory (default: reports/<name>)"
     )
+    parser.add_argument(
+        "--trec",
+        action="store_true",
+        help="also export the split's qrels and a TREC run per setting under OUT/trec/",
+    )
     parser.set_defaults(run=run_eval)
 
 
@@ -124,7 +129,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: float) -> int:
-    from ragward.evals.report import build_results, table, write_report
+    from ragward.evals.report import build_results, table, trec_files, write_report
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
 
@@ -152,10 +157,14 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
         gold=gold,
     )
     out = args.out if args.out is not None else Path("reports") / grid.name
-    written = write_report(out, results)
+    extra = trec_files(dataset, split, outcome) if args.trec else None
+    written = write_report(out, results, extra)
     print(table(results))
     print()
-    print(f"wrote {', '.join(str(p) for p in written)}")
+    shown = [p for p in written if p.parent == out]
+    others = len(written) - len(shown)
+    more = f" and {others} TREC files under {out / 'trec'}" if others else ""
+    print(f"wrote {', '.join(str(p) for p in shown)}{more}")
     elapsed = time.perf_counter() - started
     print(
         f"{len(scores)} settings, {len(grid.indexes)} indexes, {elapsed:.1f} s",

@@ -21,8 +21,17 @@ from ragward.evals.plots import Series, line_chart
 from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome
 from ragward.evals.scoring import SettingScores
+from ragward.evals.trec import qrels_text, run_text
 
-__all__ = ["FORMAT", "build_results", "setting_data", "table", "write_report", "write_text"]
+__all__ = [
+    "FORMAT",
+    "build_results",
+    "setting_data",
+    "table",
+    "trec_files",
+    "write_report",
+    "write_text",
+]
 
 FORMAT = "ragward-eval/1"
 
@@ -106,19 +115,36 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f")
 
 
-def write_report(out: Path, results: Mapping[str, Any]) -> list[Path]:
-    """Write ``results.json``, ``summary.md`` and the plots into ``out``; their paths."""
+def write_report(
+    out: Path, results: Mapping[str, Any], extra: Mapping[str, str] | None = None
+) -> list[Path]:
+    """Write ``results.json``, ``summary.md``, the plots and ``extra`` (relative name ->
+    text) into ``out``; their paths."""
     out.mkdir(parents=True, exist_ok=True)
     files = {
         "results.json": json.dumps(results, indent=1, ensure_ascii=False) + "\n",
         "summary.md": _summary(results),
     }
     files.update(_plots(results))
+    files.update(extra or {})
     written = []
     for name, text in files.items():
         write_text(out / name, text)
         written.append(out / name)
     return written
+
+
+def trec_files(dataset: Dataset, split: str, outcome: GridOutcome) -> dict[str, str]:
+    """The split's qrels and one TREC run per setting (document rankings by first
+    occurrence), for ``trec_eval``, ``pytrec_eval`` or ``ragward metrics``."""
+    queries = [q.query_id for q in dataset.split_queries(split)]
+    files = {f"trec/qrels.{split}.txt": qrels_text(dataset.qrels[split])}
+    for setting in outcome.settings:
+        answers = outcome.answers[setting.id]
+        rankings = {qid: answers[qid].ranking for qid in queries}
+        name = setting.id.replace("/", "_")
+        files[f"trec/{name}.run"] = run_text(rankings, tag=name)
+    return files
 
 
 def write_text(path: Path, text: str) -> None:

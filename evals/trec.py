@@ -27,9 +27,11 @@ from ragward.errors import InputError, InvalidArgument
 
 __all__ = [
     "TrecRun",
+    "qrels_text",
     "rank_run",
     "read_qrels",
     "read_run",
+    "run_text",
     "write_qrels",
     "write_run",
     "write_scored_run",
@@ -103,20 +105,23 @@ def rank_run(scores: Mapping[str, Mapping[str, float]]) -> dict[str, tuple[str, 
     }
 
 
-def write_qrels(path: str | Path, qrels: Mapping[str, Mapping[str, int]]) -> None:
-    """Write judgements as a qrels file, in the mapping's order."""
-    lines = [
+def qrels_text(qrels: Mapping[str, Mapping[str, int]]) -> str:
+    """Judgements as the text of a qrels file, in the mapping's order."""
+    return "".join(
         f"{_id(qid)} 0 {_id(doc)} {grade}\n"
         for qid, docs in qrels.items()
         for doc, grade in docs.items()
-    ]
-    Path(path).write_text("".join(lines), encoding="utf-8")
+    )
 
 
-def write_run(
-    path: str | Path, rankings: Mapping[str, Sequence[str]], tag: str = "ragward"
-) -> None:
-    """Write ranked lists as a run whose scores (``n - rank``) keep the order under re-sorting."""
+def write_qrels(path: str | Path, qrels: Mapping[str, Mapping[str, int]]) -> None:
+    """Write judgements as a qrels file, in the mapping's order."""
+    Path(path).write_text(qrels_text(qrels), encoding="utf-8")
+
+
+def run_text(rankings: Mapping[str, Sequence[str]], tag: str = "ragward") -> str:
+    """Ranked lists as the text of a run whose scores (``n - rank``) keep the order under
+    ``trec_eval``'s re-sorting."""
     lines: list[str] = []
     for qid, ranking in rankings.items():
         if len(set(ranking)) != len(ranking):
@@ -126,7 +131,14 @@ def write_run(
             f"{_id(qid)} Q0 {_id(doc)} {rank} {n - rank} {_id(tag)}\n"
             for rank, doc in enumerate(ranking, 1)
         )
-    Path(path).write_text("".join(lines), encoding="utf-8")
+    return "".join(lines)
+
+
+def write_run(
+    path: str | Path, rankings: Mapping[str, Sequence[str]], tag: str = "ragward"
+) -> None:
+    """Write ranked lists as a run whose scores (``n - rank``) keep the order under re-sorting."""
+    Path(path).write_text(run_text(rankings, tag), encoding="utf-8")
 
 
 def write_scored_run(

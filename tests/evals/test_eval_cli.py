@@ -272,3 +272,24 @@ def test_a_peer_over_the_wire_scores_as_the_same_implementation_in_process(
     assert json.loads((tmp_path / "wire" / "results.json").read_text())[
         "implementation"
     ].startswith("external: ")
+
+
+def test_exported_trec_runs_score_the_same_with_ragward_metrics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    out = tmp_path / "out"
+    argv = ["eval", "--dataset", str(data), "--grid", str(_grid(tmp_path)), "--out", str(out)]
+    assert main([*argv, "--trec"]) == 0
+    results = json.loads((out / "results.json").read_text())
+    capsys.readouterr()
+    for setting in results["settings"]:
+        run = out / "trec" / (setting["id"].replace("/", "_") + ".run")
+        qrels = out / "trec" / "qrels.test.txt"
+        # every judged query is scored, an empty answer included: trec_eval's -c
+        code = main(["metrics", str(qrels), str(run), "-m", "ndcg_cut_3", "-c", "--digits", "15"])
+        assert code == 0
+        line = capsys.readouterr().out.strip().splitlines()[-1]
+        measure, query, value = (part.strip() for part in line.split("\t"))
+        assert (measure, query) == ("ndcg_cut_3", "all")
+        assert float(value) == pytest.approx(setting["means"]["ndcg_cut_3"], abs=1e-12)
