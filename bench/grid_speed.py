@@ -90,11 +90,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dataset", type=Path)
     parser.add_argument("--grid", type=Path)
     parser.add_argument("--split")
+    parser.add_argument("--claims", metavar="SPLIT=FILE", action="append", default=[])
     parser.add_argument("--out", type=Path, default=Path("reports/bench"))
     parser.add_argument("--repeat", type=int, default=3, help="best of N, each in a fresh process")
     parser.add_argument("--only", choices=("reuse", "rebuild"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    dataset = load_dataset(args.dataset or bundled())
+    claims = dict(item.split("=", 1) for item in args.claims)
+    dataset = load_dataset(args.dataset or bundled(), claims=claims or None)
     grid = load_grid(args.grid) if args.grid else default_grid()
     split = args.split or grid.split
     if args.only:  # a child: one way, cold caches, figures on stdout
@@ -111,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ):
                 if value is not None:
                     child += [flag, str(value)]
+            for item in args.claims:
+                child += ["--claims", item]
             done = subprocess.run(child, capture_output=True, text=True, check=True)
             runs[mode].append(json.loads(done.stdout))
     digests = {run["digest"] for mode in runs for run in runs[mode]}
@@ -139,7 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"# Eval grid: reuse against rebuilding per setting\n\n"
         f"`python -m ragward.bench.grid_speed` on `{dataset.name}` split `{split}`: "
         f"{figures['settings']} retrieval settings over {figures['indexes']} indexes, "
-        f"{figures['questions']} questions (queries and claim queries), grounding at "
+        f"{figures['questions']} questions (queries and claim queries), "
+        f"{len(dataset.split_claims(split))} claims grounded at "
         f"{len(grid.min_overlaps)} thresholds. Best of {args.repeat}, each way in a fresh "
         f"process (no warm caches carried over); the answers and grounding verdicts of both "
         f"ways were checked identical (one digest).\n\n"
