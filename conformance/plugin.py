@@ -10,12 +10,14 @@ skip); a failure shows the counterexample as a person reads it and how to replay
     pytest --ragward-impl=mypkg.adapter:factory                      # ci profile
     pytest --ragward-impl=mypkg.adapter:factory --ragward-profile thorough -n auto
     pytest --ragward-impl=mypkg.adapter:factory --ragward-select ID,ID
+    pytest --ragward-external "./my-peer --stdio"                     # over the wire
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +38,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="check this implementation against every conformance invariant",
     )
     group.addoption(
+        "--ragward-external",
+        metavar='"CMD ..."',
+        default=None,
+        help="check a peer speaking the JSON-lines wire protocol, started as CMD",
+    )
+    group.addoption(
         "--ragward-profile",
         choices=("ci", "thorough"),
         default="ci",
@@ -45,34 +53,61 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--ragward-select",
         metavar="ID,...",
         default=None,
-        help="with --ragward-impl: run only these invariants",
+        help="with --ragward-impl or --ragward-external: run only these invariants",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     spec = config.getoption("ragward_impl")
-    if spec is None:
+    external = config.getoption("ragward_external")
+    if spec is not None and external is not None:
+        raise pytest.UsageError("give --ragward-impl or --ragward-external, not both")
+    if spec is None and external is None:
         if config.getoption("ragward_select") is not None:
-            raise pytest.UsageError("--ragward-select needs --ragward-impl=pkg.module:factory")
+            raise pytest.UsageError(
+                "--ragward-select needs --ragward-impl=pkg.module:factory or --ragward-external"
+            )
         return
-    config.pluginmanager.register(_Conformance(config, spec), "ragward-conformance")
+    config.pluginmanager.register(_Conformance(config, spec, external), "ragward-conformance")
 
 
 class _Conformance:
     """The part of the plugin that exists only when an implementation is named."""
 
-    def __init__(self, config: pytest.Config, spec: str) -> None:
+    def __init__(self, config: pytest.Config, spec: str | None, external: str | None) -> None:
         import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
         from ragward.conformance.invariant import LEVELS, REGISTRY
         from ragward.conformance.loading import FactoryError, check_system, load_factory
+        from ragward.errors import RagwardError
 
-        self.spec = spec
         self.profile: str = config.getoption("ragward_profile")
+        self.peers: Any = None  # the external factory, stopped at unconfigure
+        if external is not None:
+            option = "--ragward-external"
+            try:
+                command = shlex.split(external)
+            except ValueError as error:  # an unclosed quote
+                raise pytest.UsageError(f"{option} {external!r}: {error}") from None
+            if not command:
+                raise pytest.UsageError(f"{option} needs a command to start the peer")
+            from ragward.conformance.wire import external_factory
+
+            self.spec = f"external: {shlex.join(command)}"
+            self.origin = f"--external {shlex.quote(external)}"
+            self.peers = external_factory(command)
+            self.factory: Any = self.peers
+        else:
+            assert spec is not None
+            option = "--ragward-impl"
+            self.spec = spec
+            self.origin = f"--impl {spec}"
         try:
-            self.factory = load_factory(spec)
-            check_system(self.factory, spec)
-        except FactoryError as error:
-            raise pytest.UsageError(f"--ragward-impl: {error}") from None
+            if self.peers is None:
+                self.factory = load_factory(self.spec)
+            check_system(self.factory, self.spec)
+        except (FactoryError, RagwardError) as error:
+            self.close()
+            raise pytest.UsageError(f"{option}: {error}") from None
         ordered = sorted(REGISTRY.values(), key=lambda inv: (LEVELS.index(inv.level), inv.id))
         self.ids = [inv.id for inv in ordered]
         select = config.getoption("ragward_select")
@@ -87,6 +122,14 @@ class _Conformance:
             self.ids = [i for i in self.ids if i in wanted]
         cache = getattr(config, "cache", None)
         self.store: Path | None = cache.mkdir("ragward") if cache is not None else None
+
+    def close(self) -> None:
+        if self.peers is not None:
+            self.peers.close()
+            self.peers = None
+
+    def pytest_unconfigure(self) -> None:
+        self.close()
 
     def pytest_report_header(self) -> str:
         return (
@@ -160,7 +203,7 @@ class ConformanceItem(pytest.Item):
             raise ConformanceFailure(verdict)
 
     def _hint(self, stored: Path | None) -> str:
-        impl = f"ragward conform --impl {self.plugin.spec}".replace("{", "{{").replace("}", "}}")
+        impl = f"ragward conform {self.plugin.origin}".replace("{", "{{").replace("}", "}}")
         if stored is None:
             profile = f" --profile {self.plugin.profile}" if self.plugin.profile != "ci" else ""
             return f"{impl}{profile} --select {{id}}"

@@ -221,6 +221,25 @@ def test_plugin_bad_impl_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*--ragward-impl: module 'no_such_module_xyz' not found*"])
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("throwaway")
+def test_plugin_checks_a_peer_over_the_wire(pytester: pytest.Pytester) -> None:
+    peer = f"{sys.executable} -m ragward.wire_reference"
+    result = pytester.runpytest(f"--ragward-external={peer}", f"--ragward-select={LEAK_ID}", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*ragward conformance: external:*", f"ragward::{LEAK_ID} PASSED*"])
+
+
+@pytest.mark.usefixtures("throwaway")
+def test_plugin_external_usage_errors(pytester: pytest.Pytester) -> None:
+    both = pytester.runpytest("--ragward-impl=x:y", "--ragward-external=peer")
+    assert both.ret == pytest.ExitCode.USAGE_ERROR
+    both.stderr.fnmatch_lines(["*not both*"])
+    dead = pytester.runpytest("--ragward-external=no-such-program-xyz --stdio")
+    assert dead.ret == pytest.ExitCode.USAGE_ERROR
+    dead.stderr.fnmatch_lines(["*--ragward-external:*"])
+
+
 def test_plugin_is_inert_without_the_option(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_one():\n    assert True\n")
     result = pytester.runpytest("-v")
