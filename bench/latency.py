@@ -19,11 +19,9 @@ import gc
 import importlib
 import json
 import math
-import os
-import platform
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,14 @@ import numpy as np
 
 from ragward.bench.corpus import Corpus, Query, generate_corpus, generate_queries, omniscient
 from ragward.bench.latency_report import SINGLE_PASSES, ratio, render_markdown
+from ragward.bench.measure import (
+    Progress,
+    describe_machine,
+    load_average,
+    rounded,
+    summary_stats,
+    time_interleaved,
+)
 from ragward.bench.plainloop import PlainLoopRetriever
 from ragward.reference import (
     MODES,
@@ -55,86 +61,7 @@ _WARMUP = 10
 _UPSERT_ROUNDS = 30
 
 
-class _Progress:
-    """One status line on stderr, rewritten in place."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self._label = ""
-        self._last = 0.0
-        self._width = 0
-
-    def stage(self, label: str) -> None:
-        self.done()
-        self._label = label
-        self._write(f"[latency] {label}", force=True)
-
-    def tick(self, done: int, total: int) -> None:
-        self._write(f"[latency] {self._label} {done}/{total}", force=done == total)
-
-    def done(self) -> None:
-        if self.enabled and self._width:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self._width = 0
-
-    def _write(self, text: str, *, force: bool) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self._last < 0.25:
-            return
-        self._last = now
-        sys.stderr.write("\r" + text.ljust(self._width))
-        sys.stderr.flush()
-        self._width = len(text)
-
-
 # -- measuring ---------------------------------------------------------------------------
-
-
-def _r(value: float, digits: int = 3) -> float:
-    return round(float(value), digits)
-
-
-def _stats(milliseconds: Sequence[float]) -> dict[str, Any]:
-    values = np.asarray(milliseconds, dtype=np.float64)
-    if values.size == 0:
-        return {"queries": 0, "median_ms": None, "p95_ms": None, "mean_ms": None}
-    return {
-        "queries": int(values.size),
-        "median_ms": _r(float(np.median(values))),
-        "p95_ms": _r(float(np.percentile(values, 95))),
-        "mean_ms": _r(float(values.mean())),
-    }
-
-
-def _time_interleaved(
-    calls: Mapping[str, Callable[[Any], object]],
-    items: Sequence[Any],
-    *,
-    warmup: Sequence[Any] = (),
-    progress: _Progress | None = None,
-    outputs: dict[str, list[Any]] | None = None,
-) -> dict[str, list[float]]:
-    """Milliseconds of each ``calls[label](item)``, item by item with the calls taking
-    turns, so that load from outside the process falls on every series alike; untimed
-    ``warmup`` items first. What a call returns is kept in ``outputs[label]`` if given."""
-    for item in warmup:
-        for call in calls.values():
-            call(item)
-    gc.collect()
-    timings: dict[str, list[float]] = {label: [] for label in calls}
-    for i, item in enumerate(items):
-        for label, call in calls.items():
-            begin = time.perf_counter()
-            output = call(item)
-            timings[label].append((time.perf_counter() - begin) * 1000.0)
-            if outputs is not None:
-                outputs.setdefault(label, []).append(output)
-        if progress is not None:
-            progress.tick(i + 1, len(items))
-    return timings
 
 
 def _retriever_call(
@@ -151,7 +78,7 @@ def _retriever_call(
 def _ingest_all(
     retriever: AuthorizedRetriever | PlainLoopRetriever,
     documents: Sequence[Document],
-    progress: _Progress,
+    progress: Progress,
 ) -> tuple[float, list[tuple[Chunk, ...]]]:
     chunks: list[tuple[Chunk, ...]] = []
     start = time.perf_counter()
@@ -171,30 +98,6 @@ def _same_results(a: RetrievalResult, b: RetrievalResult) -> bool:
         and (a.degraded, a.considered, a.excluded_by_entitlement, a.excluded_by_freshness)
         == (b.degraded, b.considered, b.excluded_by_entitlement, b.excluded_by_freshness)
     )
-
-
-def _load() -> float | None:
-    """The 1-minute load average (other work on the machine skews every figure)."""
-    return _r(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
-
-
-def _machine() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cpu_count": os.cpu_count(),
-        "load_average_1min_start": _load(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-    }
 
 
 # -- anchors -----------------------------------------------------------------------------
@@ -256,9 +159,9 @@ def run_latency(
     if chunks < 1 or queries < 1:
         raise ValueError(f"chunks and queries must be >= 1, got {chunks} and {queries}")
     n_loop = min(loop_queries or max(1, min(20, queries // 10)), queries)
-    bar = _Progress(progress)
+    bar = Progress(progress)
     policy = RetrievalPolicy()
-    machine = _machine()
+    machine = describe_machine()
 
     bar.stage(f"generating a corpus of ~{chunks} chunks")
     begin = time.perf_counter()
@@ -285,7 +188,7 @@ def run_latency(
 
     # The first pass after ingest pays for index state that is built lazily.
     bar.stage("reference, first pass after ingest (hybrid)")
-    cold = _time_interleaved({"hybrid": _call(reference, policy)}, asked, progress=bar)["hybrid"]
+    cold = time_interleaved({"hybrid": _call(reference, policy)}, asked, progress=bar)["hybrid"]
 
     bar.stage("reference, every mode, rerank on and off")
     modes = {
@@ -295,7 +198,7 @@ def run_latency(
         for mode in MODES
         for rerank in (True, False)
     }
-    results = _time_interleaved(modes, asked, warmup=[*warmup, *asked], progress=bar)
+    results = time_interleaved(modes, asked, warmup=[*warmup, *asked], progress=bar)
 
     bar.stage(f"plain loop and reference, {n_loop} queries")
     subset = asked[:n_loop]
@@ -305,7 +208,7 @@ def run_latency(
         pairs[f"loop/{mode}"] = _call(loop, mode_policy)
         pairs[f"reference/{mode}"] = _call(reference, mode_policy)
     answers: dict[str, list[Any]] = {}
-    paired = _time_interleaved(pairs, subset, warmup=warmup[:1], progress=bar, outputs=answers)
+    paired = time_interleaved(pairs, subset, warmup=warmup[:1], progress=bar, outputs=answers)
     identical = all(
         _same_results(mine, theirs)
         for mode in MODES
@@ -336,7 +239,7 @@ def run_latency(
         lexical_calls["bm25s"] = bm25s_call
     bar.stage("BM25: reference lexical (no rerank) and bm25s")
     lexical_answers: dict[str, list[Any]] = {}
-    lexical = _time_interleaved(
+    lexical = time_interleaved(
         lexical_calls, as_everyone, warmup=warm_everyone, progress=bar, outputs=lexical_answers
     )
     bm25s_anchor: dict[str, Any] = {"status": "not installed"}
@@ -344,9 +247,9 @@ def run_latency(
         bm25s_anchor = {
             "status": "measured",
             "version": built[1],
-            "index_seconds": _r(built[2], 2),
+            "index_seconds": rounded(built[2], 2),
             "top_k": top_k,
-            "topk_jaccard_vs_reference": _r(
+            "topk_jaccard_vs_reference": rounded(
                 _jaccard(
                     lexical_answers["reference"],
                     lexical_answers["bm25s"],
@@ -372,7 +275,7 @@ def run_latency(
         "reference": lambda pair: reference_dense(pair[0]),
     }
     bar.stage("dense: single passes and the reference (dense, no rerank)")
-    dense = _time_interleaved(
+    dense = time_interleaved(
         dense_calls, with_vectors[:queries], warmup=with_vectors[queries:], progress=bar
     )
     dense_shape = (int(matrix.shape[0]), int(matrix.shape[1]), float(matrix.nbytes))
@@ -387,14 +290,14 @@ def run_latency(
             corpus, min(queries, _TENANT_QUERIES), seed=seed, tenant=tenant
         )
         small_queries = tenant_queries if tenant == small else small_queries
-        by_tenant[tenant] = _time_interleaved(
+        by_tenant[tenant] = time_interleaved(
             {"hybrid": hybrid}, tenant_queries, warmup=tenant_queries, progress=bar
         )["hybrid"]
     bar.stage(f"tenant {small}: in the full retriever and alone in a fresh one")
     alone = AuthorizedRetriever()
     for document in corpus.documents_of(small):
         alone.ingest(document)
-    isolation = _time_interleaved(
+    isolation = time_interleaved(
         {"in_corpus": hybrid, "alone": _call(alone, policy)},
         small_queries,
         warmup=small_queries,
@@ -423,7 +326,7 @@ def run_latency(
     bar.done()
 
     report = _report(
-        machine={**machine, "load_average_1min_end": _load()},
+        machine={**machine, "load_average_1min_end": load_average()},
         corpus=corpus,
         chunks=chunks,
         per_tenant=per_tenant,
@@ -481,16 +384,19 @@ def _report(
     big, small = corpus.tenants[0], corpus.tenants[-1]
     plain = {}
     for mode in MODES:
-        theirs, mine = _stats(paired[f"loop/{mode}"]), _stats(paired[f"reference/{mode}"])
+        theirs, mine = (
+            summary_stats(paired[f"loop/{mode}"]),
+            summary_stats(paired[f"reference/{mode}"]),
+        )
         plain[mode] = {
             "plain_loop": theirs,
             "reference": mine,
             "speedup_median": ratio(theirs["median_ms"], mine["median_ms"]),
             "speedup_mean": ratio(theirs["mean_ms"], mine["mean_ms"]),
         }
-    reference_lexical = _stats(lexical["reference"])
+    reference_lexical = summary_stats(lexical["reference"])
     if "bm25s" in lexical:
-        theirs = _stats(lexical["bm25s"])
+        theirs = summary_stats(lexical["bm25s"])
         bm25s_anchor["query"] = theirs
         bm25s_anchor["reference_lexical_no_rerank"] = reference_lexical
         bm25s_anchor["reference_over_bm25s_median"] = ratio(
@@ -500,14 +406,14 @@ def _report(
             reference_lexical["mean_ms"], theirs["mean_ms"]
         )
     rows, dimensions, nbytes = dense_shape
-    passes = {label: _stats(dense[label]) for label in SINGLE_PASSES}
+    passes = {label: summary_stats(dense[label]) for label in SINGLE_PASSES}
     floor = min(passes, key=lambda label: passes[label]["median_ms"])
     floor_ms = passes[floor]["median_ms"]
-    reference_dense = _stats(dense["reference"])
+    reference_dense = summary_stats(dense["reference"])
     dense_anchor = {
         "rows": rows,
         "dimensions": dimensions,
-        "matrix_mb": _r(nbytes / 1e6, 1),
+        "matrix_mb": rounded(nbytes / 1e6, 1),
         "single_passes": passes,
         "floor": floor,
         "floor_gb_per_s": ratio(nbytes / 1e6, floor_ms),
@@ -516,17 +422,19 @@ def _report(
     }
     tenant_rows = []
     for tenant, timings in by_tenant.items():
-        stats = _stats(timings)
+        stats = summary_stats(timings)
         tenant_rows.append(
             {
                 "tenant": tenant,
                 "chunks": per_tenant[tenant],
                 **stats,
-                "us_per_1k_chunks": _r(stats["median_ms"] * 1e6 / max(1, per_tenant[tenant]), 1),
+                "us_per_1k_chunks": rounded(
+                    stats["median_ms"] * 1e6 / max(1, per_tenant[tenant]), 1
+                ),
             }
         )
-    in_corpus, alone = _stats(isolation["in_corpus"]), _stats(isolation["alone"])
-    upsert, first, second = (_stats(writes[k]) for k in ("upsert", "first", "second"))
+    in_corpus, alone = summary_stats(isolation["in_corpus"]), summary_stats(isolation["alone"])
+    upsert, first, second = (summary_stats(writes[k]) for k in ("upsert", "first", "second"))
     return {
         "benchmark": "latency",
         "machine": machine,
@@ -544,11 +452,11 @@ def _report(
             "policy": dataclasses.asdict(RetrievalPolicy()),
         },
         "ingest": {
-            **{key: _r(value, 2) for key, value in seconds.items()},
-            "reference_chunks_per_second": _r(total_chunks / seconds["reference_seconds"], 0),
+            **{key: rounded(value, 2) for key, value in seconds.items()},
+            "reference_chunks_per_second": rounded(total_chunks / seconds["reference_seconds"], 0),
         },
-        "reference": {label: _stats(timings) for label, timings in results.items()},
-        "reference_first_pass_after_ingest": _stats(cold),
+        "reference": {label: summary_stats(timings) for label, timings in results.items()},
+        "reference_first_pass_after_ingest": summary_stats(cold),
         "anchors": {
             "plain_loop": {"identical_results": identical, "modes": plain},
             "bm25s": bm25s_anchor,
