@@ -159,6 +159,26 @@ def test_relevant_documents_are_visible_and_fresh() -> None:
             assert not stale(query, doc), (query["_id"], doc_id)
 
 
+def test_fresh_queries_judge_a_stale_document_and_are_asked_at_several_ticks() -> None:
+    stale_negatives = Counter(
+        query["_id"]
+        for _, query, doc_id, grade in judgements()
+        if grade == 0
+        and stale(query, doc := current()[(query["principal"]["tenant"], doc_id)])
+        and sees(query["principal"], doc)
+    )
+    fresh = [q for q in queries().values() if q["metadata"]["kind"] == "fresh"]
+    assert len(fresh) >= 30
+    for query in fresh:
+        assert query["max_stale_ticks"] is not None, query["_id"]
+        assert stale_negatives[query["_id"]] > 0, query["_id"]
+    assert len({q["now_tick"] for q in fresh}) >= 5
+    for _, query, doc_id, grade in judgements():
+        if grade > 0:
+            doc = current()[(query["principal"]["tenant"], doc_id)]
+            assert doc["updated_tick"] <= query["now_tick"], (query["_id"], doc_id)
+
+
 def test_every_query_has_a_relevant_document() -> None:
     relevant = Counter(query["_id"] for _, query, _, grade in judgements() if grade > 0)
     assert set(relevant) == set(queries())

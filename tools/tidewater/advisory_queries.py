@@ -47,7 +47,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "When will the Falcon firm offer be announced?",
         A_FALCON_VP,
-        {"falcon-timetable": 2},
+        {"falcon-timetable": 2, "training-takeover-code": 0},
         kind="fresh",
         stale=150,
     ),
@@ -90,7 +90,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "Osprey binding bid deadline",
         A_OSPREY_VP,
-        {"osprey-process-letter": 2},
+        {"osprey-process-letter": 2, "osprey-bidder-shortlist": 0},
         kind="fresh",
         stale=200,
     ),
@@ -147,13 +147,24 @@ QUERIES: list[QuerySpec] = [
     ask(
         "When can our analysts publish on Lumen after it lists?",
         A_HERON_MD,
-        {"heron-research-blackout": 2, "pol-research-independence": 1, "faq-ecm-process": 1},
+        {
+            "heron-research-blackout": 2,
+            "pol-research-independence": 1,
+            "faq-ecm-process": 1,
+            "pol-research-quiet-periods": 1,
+            "research-memo-2024-quiet-period": 0,
+        },
         kind="question",
     ),
     ask(
         "When can our analysts publish on Lumen after it lists?",
         A_JUNIOR,
-        {"pol-research-independence": 1, "faq-ecm-process": 1},
+        {
+            "pol-research-independence": 1,
+            "faq-ecm-process": 1,
+            "pol-research-quiet-periods": 1,
+            "research-memo-2024-quiet-period": 0,
+        },
         kind="hidden-best",
         hidden=("heron-research-blackout",),
     ),
@@ -183,7 +194,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "wall-crossing approval",
         A_FALCON_ANALYST,
-        {"proc-wall-crossing": 2},
+        {"proc-wall-crossing": 2, "pol-information-barriers": 0},
         kind="fresh",
         stale=250,
     ),
@@ -232,7 +243,11 @@ QUERIES: list[QuerySpec] = [
     ask(
         "mid-market league table ranking 2025",
         A_PUBLIC,
-        {"pr-advisory-league-table": 2, "overview-advisory-services": 0},
+        {
+            "pr-advisory-league-table": 2,
+            "overview-advisory-services": 0,
+            "pr-advisory-league-table-2024": 0,
+        },
         kind="keyword",
     ),
     ask(

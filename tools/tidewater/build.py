@@ -11,6 +11,8 @@ from tidewater import (
     advisory_policies,
     advisory_queries,
     distractors,
+    fresh_docs,
+    fresh_queries,
     retail_cases,
     retail_policies,
     retail_products,
@@ -81,6 +83,7 @@ def all_specs() -> list[DocSpec]:
         *advisory_mandates.DOCS,
         *shared.DOCS,
         *distractors.DOCS,
+        *fresh_docs.DOCS,
     ]
 
 
@@ -95,6 +98,7 @@ def all_query_specs() -> list[QuerySpec]:
         *advisory_queries.QUERIES,
         *advisory_mandates.QUERIES,
         *shared.QUERIES,
+        *fresh_queries.QUERIES,
     ]
 
 

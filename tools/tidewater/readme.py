@@ -51,13 +51,15 @@ The layout and fields are those of `evals/DATASET_FORMAT.md` (BEIR layout plus r
 for documents and `kind` for queries, for break-downs. Corpus lines are in ingest order (by
 `updated_tick`), so every document's versions come oldest first. Ticks order events; they
 are not mapped to the calendar dates in the text. Versions were written between ticks
-{first} and {last}, and every question and claim is asked at tick {asked}.
+{first} and {last}. Every claim and most questions are asked at tick {claim_tick}; some
+freshness questions are asked earlier, at ticks {earlier}.
 
 Query kinds (`metadata.kind`): `keyword` (terse search-box terms), `question` (a natural
 question), `paraphrase` (a question sharing few words with its answer), `id` (a case or
 payment reference such as `PMT-4108`), `hidden-best` (the best-matching text is in a
 document the asker may not see), `fresh` (a freshness contract excludes some relevant
-documents) and `isolation` (the same words asked in every tenant).
+documents: the best-matching text is in a document stale for the asker) and `isolation` (the
+same words asked in every tenant).
 
 `python tools/gen_tidewater.py --check` prints nDCG@10, recall@10 and MRR@10 of the
 reference retriever per mode, with and without rerank, and the share of claims of each kind
@@ -79,7 +81,17 @@ JUDGING = """\
   committee minute, a deal paper behind a barrier); the judgements name the visible answer
   or the visible partial answer instead.
 - **Freshness.** For a question with `max_stale_ticks`, a document whose current version is
-  older than `now_tick - max_stale_ticks` is never graded above 0, however relevant.
+  older than `now_tick - max_stale_ticks` (stale: `now_tick - updated_tick >
+  max_stale_ticks`) is never graded above 0, however relevant. The `fresh` questions are
+  written so that the contract matters: each is phrased in the words of a document that is
+  stale for its asker (an old circular, bulletin, memo, rate notice or incident, or a draft
+  later replaced) and judges that document 0, while a newer document answers it (2) or, for a
+  few, only partly answers it (1). Most stale documents stand next to the re-issue that
+  replaced them under another id (`circ-2024-yearend-freeze` and `circ-2025-yearend-freeze`),
+  so a retriever that ignores the contract ranks the out-of-date answer first. Freshness
+  questions are asked at several ticks, and every document graded above 0 was written at or
+  before the tick its question is asked. The generator checks both rules and that every
+  `fresh` question judges at least one visible stale document.
 - **Grades.** 2 = answers the question; 1 = partly answers it or is the governing policy of
   the answer; 0 = judged not relevant (hard negatives: the other case file of the same
   beneficiary, the neighbouring product). Every question has at least one document graded
@@ -114,8 +126,10 @@ LIMITS = """\
 - `paraphrase` and `invisible` labels rest on the author's reading: the generator can check
   exact text, not meaning. Facts that back `invisible` claims were marked as stated in one
   document only.
-- Every question is asked at the same tick; freshness is exercised through
-  `max_stale_ticks`, not through questions asked at different times.
+- The corpus has no history: every document is indexed as of its newest version, so a
+  question asked at an earlier tick still sees documents written after it (they are never
+  stale for it, and none of them is graded). Documents graded above 0 for a question were
+  all written by the time it is asked.
 - Each tenant is small (under a hundred documents), so a 30- or 50-chunk candidate pool
   already holds most documents that share a word with the question; differences between
   settings show more in nDCG and MRR than in recall@10.
@@ -196,11 +210,13 @@ def _queries(questions: Sequence[Question]) -> str:
     rows.append(["**all**", train, len(questions) - train, len(questions)])
     grades = Counter((q.split, g) for q in questions for g in q.spec.judged.values())
     fresh = sum(1 for q in questions if q.spec.max_stale_ticks is not None)
+    ticks = len({q.spec.now_tick for q in questions if q.spec.max_stale_ticks is not None})
     tenants = Counter(q.spec.asker.tenant for q in questions)
     return "\n".join(
         [
             f"{len(questions)} queries ({', '.join(f'{t}: {tenants[t]}' for t in TENANTS)}); "
-            f"{fresh} carry a freshness contract. By kind and split:\n",
+            f"{fresh} carry a freshness contract, asked at {ticks} different ticks. By kind and "
+            "split:\n",
             _table(["kind", "train", "test", "total"], rows),
             "Judgements by grade:\n",
             _table(
@@ -237,9 +253,12 @@ def data_card(
 ) -> str:
     """The full data card."""
     ticks = [v.tick for d in docs for v in d.versions]
-    asked = sorted({q.spec.now_tick for q in questions} | {CLAIM_TICK})
+    earlier = sorted({q.spec.now_tick for q in questions} - {CLAIM_TICK})
     intro = INTRO.format(
-        first=min(ticks), last=max(ticks), asked=" and ".join(str(t) for t in asked)
+        first=min(ticks),
+        last=max(ticks),
+        earlier=", ".join(str(t) for t in earlier),
+        claim_tick=CLAIM_TICK,
     )
     return "\n".join(
         [

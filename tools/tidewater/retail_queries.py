@@ -41,7 +41,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "How long an arrangement can I set up before passing the customer to the hardship team?",
         R_ADVISER,
-        {MID: 2},
+        {MID: 2, "bulletin-2025-11-hardship": 0},
         kind="fresh",
         stale=300,
     ),
@@ -90,7 +90,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "who approves a payment holiday",
         R_AGENT,
-        {HOLIDAY: 2},
+        {HOLIDAY: 2, "bulletin-2025-11-hardship": 0},
         kind="fresh",
         stale=200,
     ),
@@ -152,7 +152,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "APP scam reimbursement limit and excess",
         R_AGENT,
-        {"pol-app-scam-reimbursement": 2},
+        {"pol-app-scam-reimbursement": 2, "fraud-bulletin-2025-app-scams": 0},
         kind="fresh",
         stale=250,
     ),

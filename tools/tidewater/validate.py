@@ -38,6 +38,11 @@ def _sees(asker: Asker, doc: Rendered) -> bool:
     return asker.sees(s.tenant, s.classification, s.barrier)
 
 
+def _stale(now_tick: int, max_stale_ticks: int | None, doc: Rendered) -> bool:
+    """Whether ``doc`` is stale under a contract: ``now_tick - updated_tick > max_stale``."""
+    return max_stale_ticks is not None and now_tick - doc.current.tick > max_stale_ticks
+
+
 def check_docs(docs: Sequence[Rendered]) -> None:
     problems: list[str] = []
     keys = Counter(d.key for d in docs)
@@ -101,6 +106,7 @@ def check_queries(questions: Sequence[Question], docs: Sequence[Rendered]) -> No
         if not spec.text.strip():
             problems.append(f"{where}: empty text")
         relevant = 0
+        stale_negatives = 0
         for doc_id, grade in spec.judged.items():
             doc = index.get((asker.tenant, doc_id))
             if doc is None:
@@ -108,13 +114,20 @@ def check_queries(questions: Sequence[Question], docs: Sequence[Rendered]) -> No
                 continue
             if grade not in (0, 1, 2):
                 problems.append(f"{where}: grade {grade} for {doc_id}")
+            stale = _stale(spec.now_tick, spec.max_stale_ticks, doc)
             if grade <= 0:
+                if stale and _sees(asker, doc):
+                    stale_negatives += 1
                 continue
             if not _sees(asker, doc):
                 problems.append(f"{where}: grades {doc_id} > 0 but may not see it")
-            stale = spec.max_stale_ticks
-            if stale is not None and spec.now_tick - doc.current.tick > stale:
+            if stale:
                 problems.append(f"{where}: grades {doc_id} > 0 but it is stale")
+            if doc.current.tick > spec.now_tick:
+                problems.append(
+                    f"{where}: grades {doc_id} > 0 but it was written at tick "
+                    f"{doc.current.tick}, after the question is asked"
+                )
             relevant += 1
         if relevant == 0:
             problems.append(f"{where}: no relevant document")
@@ -125,9 +138,13 @@ def check_queries(questions: Sequence[Question], docs: Sequence[Rendered]) -> No
             if doc_id in spec.judged:
                 problems.append(f"{where}: hidden {doc_id!r} is also judged")
         if spec.kind == "fresh":
-            stale = spec.max_stale_ticks
-            if stale is None:
+            if spec.max_stale_ticks is None:
                 problems.append(f"{where}: a freshness question needs max_stale_ticks")
+            elif not stale_negatives:
+                problems.append(
+                    f"{where}: a freshness question needs a judged (grade 0) document the "
+                    "asker may see that is stale for it"
+                )
         if spec.kind == "hidden-best" and not spec.hidden:
             problems.append(f"{where}: a hidden-best question must name the hidden documents")
     if len(questions) < MIN_QUERIES:

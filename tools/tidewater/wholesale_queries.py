@@ -46,7 +46,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "How long do analysts have to clear a payment alert?",
         W_ANALYST,
-        {TRIAGE: 2},
+        {TRIAGE: 2, "bulletin-2025-07-screening": 0},
         kind="fresh",
         stale=200,
     ),
@@ -59,7 +59,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "current service level for customer screening alerts",
         W_OFFICER,
-        {TRIAGE: 2},
+        {TRIAGE: 2, "bulletin-2025-07-screening": 0},
         kind="fresh",
         stale=300,
     ),
@@ -164,7 +164,11 @@ QUERIES: list[QuerySpec] = [
     ask(
         "SWIFT gateway incident",
         W_OFFICER,
-        {"inc-2026-021-duplicate-mt103": 2, "ops-newsletter-2026-05": 1},
+        {
+            "inc-2026-021-duplicate-mt103": 2,
+            "ops-newsletter-2026-05": 1,
+            "inc-2025-088-swift-delay": 0,
+        },
         kind="fresh",
         stale=365,
     ),
@@ -258,7 +262,7 @@ QUERIES: list[QuerySpec] = [
     ask(
         "who owns the tuning of screening thresholds",
         W_OFFICER,
-        {"pol-screening-thresholds": 2},
+        {"pol-screening-thresholds": 2, TRIAGE: 0},
         kind="fresh",
         stale=150,
     ),
