@@ -78,6 +78,7 @@ def compare(
     *,
     alpha: float = 0.05,
     tolerance: Mapping[str, float] | float = 0.0,
+    default_tolerance: float = 0.0,
     trials: int = 10_000,
     seed: int = 0,
     settings: Sequence[str] = (),
@@ -101,7 +102,9 @@ def compare(
             keys.append((setting, measure))
             comparisons[key] = paired_randomization(old, new, trials=trials, seed=seed)
             allowed[key] = (
-                tolerance if isinstance(tolerance, float | int) else tolerance.get(measure, 0.0)
+                tolerance
+                if isinstance(tolerance, float | int)
+                else tolerance.get(measure, default_tolerance)
             )
     verdicts = judge(comparisons, alpha=alpha, tolerance=allowed)
     findings = tuple(
@@ -257,13 +260,13 @@ def add_gate_parser(commands: Any) -> None:
 
 
 def run_gate(args: argparse.Namespace) -> int:
-    from ragward.evals.report import write_text
+    from ragward.evals.files import write_atomic
 
     if not 0.0 < args.alpha < 1.0:
         raise InputError(f"--alpha must lie in (0, 1), got {args.alpha}")
     if args.trials < 1:
         raise InputError(f"--trials must be >= 1, got {args.trials}")
-    tolerance: dict[str, float] | float = _tolerance(args.tolerance)
+    tolerance, default_tolerance = _tolerance(args.tolerance)
     baseline = load_results(args.baseline, "baseline")
     current = load_results(args.current, "current")
     result = compare(
@@ -271,6 +274,7 @@ def run_gate(args: argparse.Namespace) -> int:
         current,
         alpha=args.alpha,
         tolerance=tolerance,
+        default_tolerance=default_tolerance,
         trials=args.trials,
         seed=args.seed,
         settings=args.setting,
@@ -282,12 +286,13 @@ def run_gate(args: argparse.Namespace) -> int:
     target = args.summary
     if target is None:
         target = (args.current if args.current.is_dir() else args.current.parent) / "gate.md"
-    write_text(target, text)
+    write_atomic(target, text)
     print(text)
     return 0 if result.passed else 1
 
 
-def _tolerance(items: Sequence[str]) -> dict[str, float] | float:
+def _tolerance(items: Sequence[str]) -> tuple[dict[str, float] | float, float]:
+    """``--tolerance`` values: per measure (or one for all), and the default for the rest."""
     default = 0.0
     per_measure: dict[str, float] = {}
     for item in items:
@@ -302,15 +307,4 @@ def _tolerance(items: Sequence[str]) -> dict[str, float] | float:
             per_measure[name] = number
         else:
             default = number
-    if not per_measure:
-        return default
-    return _Tolerance(per_measure, default)
-
-
-class _Tolerance(dict[str, float]):
-    def __init__(self, values: Mapping[str, float], default: float) -> None:
-        super().__init__(values)
-        self.default = default
-
-    def get(self, key: str, default: float | None = None) -> float:  # type: ignore[override]
-        return super().get(key, self.default)
+    return (per_measure or default), default

@@ -30,7 +30,6 @@ __all__ = [
     "table",
     "trec_files",
     "write_report",
-    "write_text",
 ]
 
 FORMAT = "ragward-eval/1"
@@ -121,15 +120,16 @@ def write_report(
     """Write ``results.json``, ``summary.md``, the plots and ``extra`` (relative name ->
     text) into ``out``; their paths."""
     out.mkdir(parents=True, exist_ok=True)
+    plots = _plots(results)
     files = {
         "results.json": json.dumps(results, indent=1, ensure_ascii=False) + "\n",
-        "summary.md": _summary(results),
+        "summary.md": _summary(results, list(plots)),
     }
-    files.update(_plots(results))
+    files.update(plots)
     files.update(extra or {})
     written = []
     for name, text in files.items():
-        write_text(out / name, text)
+        write_atomic(out / name, text)
         written.append(out / name)
     return written
 
@@ -147,12 +147,7 @@ def trec_files(dataset: Dataset, split: str, outcome: GridOutcome) -> dict[str, 
     return files
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (see :func:`ragward.evals.files.write_atomic`)."""
-    write_atomic(path, text)
-
-
-def _summary(results: Mapping[str, Any]) -> str:
+def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
     data = results["dataset"]
     lines = [
         f"# Eval report: {results['name']}",
@@ -196,7 +191,7 @@ def _summary(results: Mapping[str, Any]) -> str:
             tabulate(rows, headers=headers, tablefmt="github", floatfmt=".2f"),
             "",
         ]
-    lines += ["Plots: " + ", ".join(f"`{name}`" for name in _plot_names(results)), ""]
+    lines += ["Plots: " + ", ".join(f"`{name}`" for name in plot_names), ""]
     return "\n".join(lines)
 
 
@@ -208,10 +203,6 @@ def _grounding_table(e2e: Mapping[str, Any], gold: Mapping[str, Any]) -> str:
     ]
     headers = ["min_overlap", *names, *[f"gold {n}" for n in names]]
     return tabulate(rows, headers=headers, tablefmt="github", floatfmt=".3f")
-
-
-def _plot_names(results: Mapping[str, Any]) -> list[str]:
-    return list(_plots(results))
 
 
 def _plots(results: Mapping[str, Any]) -> dict[str, str]:

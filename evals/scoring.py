@@ -7,7 +7,7 @@ does): a system that answers nothing must not look better than one that answers 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ragward.evals.grid import Grid, RetrievalSetting
@@ -69,6 +69,6 @@ def _grounding(
     return scores, right
 
 
-def _mean(values: object) -> float:
-    items = list(values)  # type: ignore[call-overload]
+def _mean(values: Iterable[float]) -> float:
+    items = list(values)
     return math.fsum(items) / len(items) if items else 0.0

@@ -78,7 +78,7 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     from tabulate import tabulate
 
     from ragward.evals.eval_command import _progress_stream, check_split, prepare
-    from ragward.evals.report import write_text
+    from ragward.evals.files import write_atomic
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
 
@@ -177,8 +177,8 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         ],
     }
     out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
-    write_text(out / "tune.json", json.dumps(data, indent=1) + "\n")
-    write_text(
+    write_atomic(out / "tune.json", json.dumps(data, indent=1) + "\n")
+    write_atomic(
         out / "tune.md",
         f"# Tuning: {grid.name}\n\nChosen on `{args.tune_split}` by `{objective}` (retrieval) "
         f"and `{grounding}` (grounding), reported on `{args.report_split}`.\n\n{text}\n",
