@@ -36,7 +36,8 @@ class Capabilities:
     ``modes`` lists the retrieval modes :class:`~ragward.conformance.records.Policy` may
     name; ``policy_knobs`` says the adapter honours ``candidate_limit``, ``result_limit``,
     ``rrf_k`` and ``rerank_min_score``; ``scores`` that :attr:`Hit.score` is a real,
-    deterministic score (not a placeholder).
+    deterministic score (not a placeholder); ``document_limits`` that the limits can count
+    documents (:attr:`Policy.limit_unit`).
     """
 
     delete: bool = True
@@ -52,6 +53,7 @@ class Capabilities:
     assembly: bool = False
     grounding: bool = False
     fusion: bool = False
+    document_limits: bool = False
 
     def __post_init__(self) -> None:
         unknown = [mode for mode in self.modes if mode not in MODES]

@@ -15,6 +15,7 @@ from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 __all__ = [
     "CLASSIFICATIONS",
+    "LIMIT_UNITS",
     "MODES",
     "Asker",
     "AssembleRequest",
@@ -33,6 +34,8 @@ __all__ = [
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
 #: Retrieval modes an implementation may declare.
 MODES: tuple[str, ...] = ("hybrid", "lexical", "dense")
+#: What a policy's limits may count.
+LIMIT_UNITS: tuple[str, ...] = ("chunks", "documents")
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,12 @@ class Asker:
 
 @dataclass(frozen=True)
 class Policy:
-    """Per-request settings; an adapter ignores those its capabilities do not declare."""
+    """Per-request settings; an adapter ignores those its capabilities do not declare.
+
+    ``limit_unit`` says what ``candidate_limit`` and ``result_limit`` count (capability
+    ``document_limits``): ``"chunks"``, or ``"documents"`` — a ranking then keeps every
+    chunk placed before the first chunk of the ``limit + 1``-th distinct document.
+    """
 
     mode: str = "hybrid"
     rrf_k: float = 60
@@ -70,6 +78,7 @@ class Policy:
     candidate_limit: int = 12
     result_limit: int = 5
     max_stale_ticks: int | None = None
+    limit_unit: str = "chunks"
 
 
 @dataclass(frozen=True)

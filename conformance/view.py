@@ -76,6 +76,8 @@ def fit_policy(policy: Policy, caps: Capabilities) -> Policy:
         )
     if not caps.freshness:
         out = replace(out, max_stale_ticks=None)
+    if not caps.document_limits:
+        out = replace(out, limit_unit=_DEFAULT.limit_unit)
     return out
 
 

@@ -37,6 +37,7 @@ from ragward.reference import (
     assemble_context,
     check_grounding,
     chunk_document,
+    cut,
     estimate_tokens,
     reciprocal_rank_fusion,
 )
@@ -61,6 +62,7 @@ _CAPABILITIES = Capabilities(
     assembly=True,
     grounding=True,
     fusion=True,
+    document_limits=True,
 )
 
 
@@ -130,6 +132,7 @@ def policy_of(policy: Policy) -> RetrievalPolicy:
         result_limit=policy.result_limit,
         rrf_k=policy.rrf_k,
         mode=policy.mode,
+        limit_unit=policy.limit_unit,
     )
 
 
@@ -185,19 +188,18 @@ class ReferenceSystem:
         """The answer under ``policy`` from a :meth:`first_stage` taken with a policy whose
         ``candidate_limit`` is at least ``policy.candidate_limit``.
 
-        Top-k by ``(-score, chunk_id)`` is prefix-consistent, so cutting a wider ranking
-        gives exactly the narrower one. The hits equal :meth:`retrieve`'s; the audit counts
+        Top-k by ``(-score, chunk_id)`` is prefix-consistent, and so is the cut at document
+        depth, so cutting a wider ranking gives exactly the narrower one. The hits equal :meth:`retrieve`'s; the audit counts
         are the stage's (both indexes), which a lexical- or dense-only retrieve would not
         count the same way.
         """
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
         narrow = policy_of(policy)
-        limit = narrow.candidate_limit
-        lexical = stage.lexical[:limit] if narrow.mode != "dense" else ()
-        dense = stage.dense[:limit] if narrow.mode != "lexical" else ()
-        cut = replace(stage, lexical=lexical, dense=dense)
-        return result_of(self.retriever.finish(cut, narrow))
+        limit, unit = narrow.candidate_limit, narrow.limit_unit
+        lexical = tuple(cut(stage.lexical, limit, unit)) if narrow.mode != "dense" else ()
+        dense = tuple(cut(stage.dense, limit, unit)) if narrow.mode != "lexical" else ()
+        return result_of(self.retriever.finish(replace(stage, lexical=lexical, dense=dense), narrow))
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(

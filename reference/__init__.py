@@ -8,7 +8,7 @@ from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
 from ragward.reference.grounding import Claim, ClaimCheck, GroundingReport, check_grounding
 from ragward.reference.lexical import BM25Index, BM25Params
-from ragward.reference.ranking import Scored, ranked
+from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, ranked
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
 from ragward.reference.retriever import (
     MODES,
@@ -21,6 +21,7 @@ from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tok
 
 __all__ = [
     "CLASSIFICATIONS",
+    "LIMIT_UNITS",
     "MODES",
     "STOPWORDS",
     "AssembledContext",
@@ -49,6 +50,7 @@ __all__ = [
     "check_grounding",
     "chunk_document",
     "classification_rank",
+    "cut",
     "estimate_tokens",
     "neutralise",
     "ranked",

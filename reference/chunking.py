@@ -40,6 +40,19 @@ class Chunk:
     barrier: str | None
     doc_version: int
     updated_tick: int
+    title: str = ""
+    heading: str = ""
+
+    @property
+    def search_text(self) -> str:
+        """What both indexes read: the document's title and the section heading above
+        :attr:`text`, then the text itself.
+
+        The title and heading are searchable context, never cited: :attr:`text` alone stays
+        the verbatim span a citation resolves to. Text before a document's first heading
+        has no heading.
+        """
+        return "\n".join(part for part in (self.title, self.heading, self.text) if part)
 
     def citation(self) -> str:
         """``doc_id@vN#section[start:end]``: where :attr:`text` lies in its document."""
@@ -90,7 +103,7 @@ def chunk_document(
     Chunking(max_tokens, overlap_tokens)
     text = document.text
     chunks: list[Chunk] = []
-    for section, start, end in _sections(text):
+    for section, heading, start, end in _sections(text):
         words = [(m.start(), m.end()) for m in _WORD_RE.finditer(text, start, end)]
         for first, last in _windows(text, words, max_tokens, overlap_tokens, token_counter):
             begin, finish = words[first][0], words[last][1]
@@ -107,20 +120,24 @@ def chunk_document(
                     barrier=document.barrier,
                     doc_version=document.version,
                     updated_tick=document.updated_tick,
+                    title=document.title,
+                    heading=heading,
                 )
             )
     return chunks
 
 
-def _sections(text: str) -> list[tuple[str, int, int]]:
-    """``(name, start, end)`` of each section's body; headings themselves are not body."""
+def _sections(text: str) -> list[tuple[str, str, int, int]]:
+    """``(name, heading, start, end)`` of each section's body; headings themselves are not
+    body. Text before the first heading is named :data:`BODY_SECTION` and has no heading."""
     headings = list(_HEADING_RE.finditer(text))
     if not headings:
-        return [(BODY_SECTION, 0, len(text))]
-    sections = [(BODY_SECTION, 0, headings[0].start())]
+        return [(BODY_SECTION, "", 0, len(text))]
+    sections = [(BODY_SECTION, "", 0, headings[0].start())]
     for i, heading in enumerate(headings):
         end = headings[i + 1].start() if i + 1 < len(headings) else len(text)
-        sections.append((_one_line(heading.group(1)), heading.end(), end))
+        name = _one_line(heading.group(1))
+        sections.append((name, name, heading.end(), end))
     return sections
 
 

@@ -134,7 +134,7 @@ class Namespace:
         remap = {int(old): new for new, old in enumerate(live)}
         fresh._append(
             [self.chunks[i] for i in live],
-            [tokenize(self.chunks[i].text) for i in live],
+            [tokenize(self.chunks[i].search_text) for i in live],
             self.vectors.matrix()[live],
         )
         for state in self.docs.values():

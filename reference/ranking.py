@@ -10,7 +10,10 @@ import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
 
-__all__ = ["Scored", "ranked", "top_rows"]
+__all__ = ["LIMIT_UNITS", "Scored", "cut", "ranked", "top_rows", "top_rows_by_document"]
+
+#: What a limit counts: chunks, or distinct documents (a chunk counts for its document).
+LIMIT_UNITS: tuple[str, ...] = ("chunks", "documents")
 
 
 @dataclass(frozen=True)
@@ -45,3 +48,52 @@ def top_rows(
     keyed = zip(scores[rows].tolist(), rows.tolist(), strict=True)
     best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))
     return [row for _, row in best[:limit]]
+
+
+def document_prefix(doc_ids: Sequence[str], limit: int) -> int:
+    """Length of the longest prefix of ``doc_ids`` holding at most ``limit`` distinct ids:
+    where the ``limit + 1``-th distinct id first appears, or the whole sequence."""
+    seen: set[str] = set()
+    for position, doc_id in enumerate(doc_ids):
+        if doc_id not in seen:
+            if len(seen) == limit:
+                return position
+            seen.add(doc_id)
+    return len(doc_ids)
+
+
+def cut(items: Sequence[Scored], limit: int, unit: str = "chunks") -> list[Scored]:
+    """The first ``limit`` chunks, or with ``unit="documents"`` every chunk ranked before
+    the first chunk of the ``limit + 1``-th distinct document.
+
+    Both cuts are prefixes, so a cut of a longer ranking equals the cut of a shorter one
+    whenever both reach the limit: a document ranking read from the chunks by first
+    occurrence keeps exactly its first ``limit`` documents.
+
+    >>> from ragward.reference.chunking import Chunk
+    >>> def s(cid: str) -> Scored:
+    ...     doc = cid.partition("::")[0]
+    ...     return Scored(Chunk(cid, doc, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
+    >>> [x.chunk.chunk_id for x in cut([s("a::1"), s("a::2"), s("b::1"), s("c::1")], 2, "documents")]
+    ['a::1', 'a::2', 'b::1']
+    """
+    if unit == "documents":
+        return list(items[: document_prefix([s.chunk.doc_id for s in items], limit)])
+    return list(items[:limit])
+
+
+def top_rows_by_document(
+    rows: npt.NDArray[np.intp],
+    scores: npt.NDArray[np.float64],
+    chunks: Sequence[Chunk],
+    limit: int,
+) -> list[int]:
+    """The best of ``rows``, in :func:`top_rows` order, cut as :func:`cut` cuts at document
+    depth: up to the first chunk of the ``limit + 1``-th distinct document."""
+    want = limit
+    while True:
+        best = top_rows(rows, scores, chunks, want)
+        end = document_prefix([chunks[row].doc_id for row in best], limit)
+        if end < len(best) or len(best) == rows.size:
+            return best[:end]
+        want *= 2

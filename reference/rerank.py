@@ -33,9 +33,11 @@ class LexicalOverlapReranker:
     """A deterministic stand-in for a cross-encoder.
 
     Score = share of the query's distinct terms the chunk contains, plus a quarter of the
-    chunk's density of query terms (occurrences of query terms / chunk length). It reads
-    the pair together, so it can prefer a chunk that covers the question over one that
-    merely repeats a single query word.
+    chunk's density of query terms (occurrences of query terms / chunk length), both read
+    from the chunk's indexed text (title, heading, text). It reads the pair together, so it
+    can prefer a chunk that covers the question over one that merely repeats a single
+    query word. It is a stand-in, not a model: on SciFact it ranks worse than the first
+    stage, so no grid uses it unless asked.
 
     >>> from ragward.reference.chunking import Chunk
     >>> c = Chunk("d::1", "d", "t", "dual control release", "s", 0, 20, "public", None, 1, 0)
@@ -51,7 +53,7 @@ class LexicalOverlapReranker:
             return [0.0] * len(chunks)
         scores = []
         for chunk in chunks:
-            counts, length = _term_counts(chunk.text)
+            counts, length = _term_counts(chunk.search_text)
             covered = sum(1 for term in query_terms if term in counts)
             density = sum(counts.get(term, 0) for term in query_terms) / max(1, length)
             scores.append(covered / len(query_terms) + 0.25 * density)

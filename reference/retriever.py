@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from ragward.errors import InvalidArgument
+from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
-from ragward.reference.dense import check_vectors
+from ragward.reference.dense import Floats, check_vectors
 from ragward.reference.documents import Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
 from ragward.reference.lexical import BM25Params
 from ragward.reference.namespace import Namespace
-from ragward.reference.ranking import Scored, top_rows
+from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, top_rows, top_rows_by_document
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
 from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
 
@@ -38,6 +39,10 @@ class RetrievalPolicy:
 
     ``max_stale_ticks=None`` means no freshness contract. ``candidate_limit`` bounds each
     first-stage ranking and the fused list; ``result_limit`` bounds what is returned.
+    ``limit_unit`` says what both limits count: ``"chunks"``, or ``"documents"``, where a
+    ranking keeps every chunk placed before the first chunk of the ``limit + 1``-th
+    distinct document (see :func:`~ragward.reference.ranking.cut`), so an answer read as a
+    document ranking holds ``result_limit`` documents whenever that many match.
     """
 
     max_stale_ticks: int | None = None
@@ -47,6 +52,7 @@ class RetrievalPolicy:
     result_limit: int = 5
     rrf_k: float = 60
     mode: str = "hybrid"
+    limit_unit: str = "chunks"
 
     def __post_init__(self) -> None:
         if self.max_stale_ticks is not None and (
@@ -82,6 +88,11 @@ class RetrievalPolicy:
         if self.mode not in MODES:
             raise InvalidArgument(
                 f"RetrievalPolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
+            )
+        if self.limit_unit not in LIMIT_UNITS:
+            raise InvalidArgument(
+                f"RetrievalPolicy.limit_unit must be one of {', '.join(LIMIT_UNITS)}, "
+                f"got {self.limit_unit!r}"
             )
 
 
@@ -170,9 +181,9 @@ class AuthorizedRetriever:
             overlap_tokens=self.chunking.overlap_tokens,
             token_counter=self.token_counter,
         )
-        tokens = [tokenize(c.text) for c in chunks]
+        tokens = [tokenize(c.search_text) for c in chunks]
         vectors = check_vectors(
-            self.embedder.embed([c.text for c in chunks]),
+            self.embedder.embed([c.search_text for c in chunks]),
             len(chunks),
             self.embedder.dimensions,
             self.embedder.name,
@@ -180,6 +191,61 @@ class AuthorizedRetriever:
         with self._lock:
             namespace.upsert(document, chunks, tokens, vectors)
         return tuple(chunks)
+
+    def ingest_many(
+        self, documents: Sequence[Document], *, batch_size: int = 256
+    ) -> tuple[tuple[Chunk, ...] | None, ...]:
+        """Upsert ``documents`` in order, embedding their chunks in batches.
+
+        Each document is applied as :meth:`ingest` applies it; a document whose version is
+        not newer (than one ingested before, or earlier in ``documents``) is refused and
+        gives None in its place. The embedder sees ``batch_size`` chunk texts per call,
+        which is what lets a neural model run at its own speed.
+        """
+        for document in documents:
+            if not isinstance(document, Document):
+                raise InvalidArgument(
+                    f"ingest expects a Document, got {type(document).__name__}"
+                )
+        pending: list[tuple[Document, list[Chunk]]] = []
+        out: list[tuple[Chunk, ...] | None] = []
+        texts: list[str] = []
+        for document in documents:
+            chunks = chunk_document(
+                document,
+                max_tokens=self.chunking.max_tokens,
+                overlap_tokens=self.chunking.overlap_tokens,
+                token_counter=self.token_counter,
+            )
+            pending.append((document, chunks))
+            texts.extend(c.search_text for c in chunks)
+        rows: list[Floats] = []
+        for start in range(0, len(texts), batch_size):
+            batch = texts[start : start + batch_size]
+            rows.append(
+                check_vectors(
+                    self.embedder.embed(batch),
+                    len(batch),
+                    self.embedder.dimensions,
+                    self.embedder.name,
+                )
+            )
+        vectors = np.concatenate(rows) if rows else np.zeros((0, self.embedder.dimensions))
+        offset = 0
+        with self._lock:
+            for document, chunks in pending:
+                mine = vectors[offset : offset + len(chunks)]
+                offset += len(chunks)
+                namespace = self._namespace(document.tenant)
+                try:
+                    namespace.upsert(
+                        document, chunks, [tokenize(c.search_text) for c in chunks], mine
+                    )
+                except VersionConflict:
+                    out.append(None)
+                    continue
+                out.append(tuple(chunks))
+        return tuple(out)
 
     def delete(self, tenant: str, doc_id: str) -> bool:
         """Remove a document from results, counts and statistics; False if not present."""
@@ -264,11 +330,11 @@ class AuthorizedRetriever:
             if policy.mode != "dense":
                 scores, hit = namespace.lexical.score(tokenize(query), eligible, live)
                 matched |= hit
-                lexical = self._top(namespace, scores, eligible, policy.candidate_limit)
+                lexical = self._top(namespace, scores, eligible, policy)
             if query_vector is not None:
                 scores = namespace.vectors.cosine(query_vector)
                 matched |= live & (scores > 0.0)
-                dense = self._top(namespace, scores, eligible, policy.candidate_limit)
+                dense = self._top(namespace, scores, eligible, policy)
             hidden = matched & ~visible
             stale = matched & visible & ~eligible
             return FirstStage(
@@ -286,10 +352,11 @@ class AuthorizedRetriever:
         namespace: Namespace,
         scores: npt.NDArray[np.float64],
         eligible: npt.NDArray[np.bool_],
-        limit: int,
+        policy: RetrievalPolicy,
     ) -> tuple[Scored, ...]:
         rows = np.flatnonzero(eligible & (scores > 0.0))
-        best = top_rows(rows, scores, namespace.chunks, limit)
+        top = top_rows_by_document if policy.limit_unit == "documents" else top_rows
+        best = top(rows, scores, namespace.chunks, policy.candidate_limit)
         return tuple(Scored(namespace.chunks[i], float(scores[i])) for i in best)
 
     def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
@@ -298,27 +365,33 @@ class AuthorizedRetriever:
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]
-            candidates = reciprocal_rank_fusion(
-                rankings, k=policy.rrf_k, limit=policy.candidate_limit
+            candidates = cut(
+                reciprocal_rank_fusion(rankings, k=policy.rrf_k),
+                policy.candidate_limit,
+                policy.limit_unit,
             )
         else:
             candidates = list(first.lexical if policy.mode == "lexical" else first.dense)
         final: list[Scored]
         if not policy.enable_rerank:
             degraded.append("rerank")
-            final = candidates[: policy.result_limit]
+            final = cut(candidates, policy.result_limit, policy.limit_unit)
         else:
             try:
-                final = rerank(
-                    first.query,
-                    candidates,
-                    reranker=self.reranker,
-                    limit=policy.result_limit,
-                    min_score=policy.rerank_min_score,
+                final = cut(
+                    rerank(
+                        first.query,
+                        candidates,
+                        reranker=self.reranker,
+                        limit=len(candidates),
+                        min_score=policy.rerank_min_score,
+                    ),
+                    policy.result_limit,
+                    policy.limit_unit,
                 )
             except Exception:  # a failed reranker is shed, as under latency pressure
                 degraded.append("rerank")
-                final = candidates[: policy.result_limit]
+                final = cut(candidates, policy.result_limit, policy.limit_unit)
         return RetrievalResult(
             tuple(final),
             tuple(degraded),

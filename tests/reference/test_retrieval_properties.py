@@ -144,8 +144,8 @@ def brute_force(
     for chunk in chunks:
         if chunk.tenant != principal.tenant:
             continue
-        lex = policy.mode != "dense" and bool(terms & set(tokenize(chunk.text)))
-        vector = _integer_vector(chunk.text)
+        lex = policy.mode != "dense" and bool(terms & set(tokenize(chunk.search_text)))
+        vector = _integer_vector(chunk.search_text)
         den = (
             policy.mode != "lexical"
             and sum(a * b for a, b in zip(query_vector, vector, strict=True)) > 0
@@ -252,10 +252,10 @@ def assert_ranked(ranking: Sequence[Scored]) -> None:
 
 
 def assert_twins_tied(ranking: Sequence[Scored]) -> None:
-    """Chunks with identical text carry identical scores."""
+    """Chunks with identical indexed text (title, heading, text) carry identical scores."""
     by_text: dict[str, float] = {}
     for scored in ranking:
-        score = by_text.setdefault(scored.chunk.text, scored.score)
+        score = by_text.setdefault(scored.chunk.search_text, scored.score)
         assert scored.score == score, (scored.chunk.chunk_id, scored.score, score)
 
 
@@ -738,13 +738,15 @@ def test_identical_texts_get_identical_scores(scenario: Scenario, data: st.DataO
             for ranking in (first.lexical, first.dense):
                 assert_ranked(ranking)
                 assert_twins_tied(ranking)
-                scores = {s.chunk.text: s.score for s in ranking}
+                scores = {s.chunk.search_text: s.score for s in ranking}
                 kept = {s.chunk.chunk_id for s in ranking}
                 for chunk in eligible:
-                    if chunk.text in scores and chunk.chunk_id not in kept:
+                    if chunk.search_text in scores and chunk.chunk_id not in kept:
                         # A left-out twin must rank after the last kept chunk.
                         assert len(ranking) == policy.candidate_limit
-                        assert (-scores[chunk.text], chunk.chunk_id) > rank_key(ranking[-1])
+                        assert (-scores[chunk.search_text], chunk.chunk_id) > rank_key(
+                            ranking[-1]
+                        )
 
 
 class MixedHashEmbedder:
