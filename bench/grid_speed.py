@@ -46,7 +46,7 @@ def _rebuild(dataset: Dataset, grid: Grid, split: str) -> GridOutcome:
             indexes=(setting.index,),
             modes=(setting.mode,),
             rrf_ks=(setting.rrf_k,) if setting.rrf_k is not None else grid.rrf_ks,
-            reranks=(setting.rerank,),
+            reranks=(setting.reranker,),
             candidate_limits=(setting.candidate_limit,),
             min_overlaps=grid.min_overlaps,
         )

@@ -106,7 +106,7 @@ class PlainLoopRetriever:
             overlap_tokens=self.chunking.overlap_tokens,
             token_counter=self.token_counter,
         )
-        vectors = self.embedder.embed([c.text for c in chunks])
+        vectors = self.embedder.embed([c.search_text for c in chunks])
         if vectors.shape != (len(chunks), self.embedder.dimensions):
             raise ValueError(
                 f"embedder returned shape {vectors.shape}, "
@@ -114,7 +114,7 @@ class PlainLoopRetriever:
             )
         entries = []
         for chunk, row in zip(chunks, vectors.tolist(), strict=True):
-            terms = tokenize(chunk.text)
+            terms = tokenize(chunk.search_text)
             entries.append(
                 _Entry(
                     chunk=chunk,

@@ -7,6 +7,7 @@ through this adapter exactly as it checks any other implementation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ragward.conformance.contract import Capabilities
@@ -22,6 +23,7 @@ from ragward.conformance.records import (
     Support,
 )
 from ragward.errors import InvalidArgument, VersionConflict
+from ragward.models.registry import embedder_named, reranker_named
 from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
@@ -29,13 +31,13 @@ from ragward.reference import (
     Claim,
     Document,
     FirstStage,
+    GroundingChecker,
     HashEmbedder,
     Principal,
     RetrievalPolicy,
     RetrievalResult,
     Scored,
     assemble_context,
-    check_grounding,
     chunk_document,
     cut,
     estimate_tokens,
@@ -44,7 +46,6 @@ from ragward.reference import (
 
 __all__ = [
     "ReferenceSystem",
-    "embedder_named",
     "hit_of",
     "policy_of",
     "principal_of",
@@ -168,6 +169,11 @@ class ReferenceSystem:
             return False
         return True
 
+    def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
+        """The evals' bulk verb: documents in order, chunks embedded in batches."""
+        done = self.retriever.ingest_many([_document(doc) for doc in docs])
+        return tuple(chunks is not None for chunks in done)
+
     def delete(self, tenant: str, doc_id: str) -> None:
         self.retriever.delete(tenant, doc_id)
 
@@ -227,14 +233,20 @@ class ReferenceSystem:
     def ground(
         self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float
     ) -> tuple[Support, ...]:
-        report = check_grounding(
+        checker = self.retriever.grounding
+        report = checker.check(
             [Claim(text) for text in claims],
             [scored_of(hit) for hit in retrieved],
-            min_overlap=min_overlap,
+            threshold=min_overlap,
         )
+        if len(report.checks) != len(claims):
+            raise InvalidArgument(
+                f"grounding checker {checker.name!r} returned {len(report.checks)} checks "
+                f"for {len(claims)} claims"
+            )
         verdicts = []
         for check in report.checks:
-            ok = check.chunk_id is not None and check.overlap >= min_overlap
+            ok = check.supported and check.chunk_id is not None
             verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
         return tuple(verdicts)
 
@@ -248,26 +260,20 @@ class ReferenceSystem:
         return tuple((s.chunk.chunk_id, s.score) for s in fused)
 
 
-def embedder_named(name: str) -> HashEmbedder:
-    """The reference embedder called ``name``: ``hash-<dimensions>`` (e.g. ``hash-96``)."""
-    kind, _, size = name.partition("-")
-    if kind != "hash" or not size.isdigit() or int(size) < 1:
-        raise InvalidArgument(
-            f"unknown embedder {name!r}: the reference has hash-<dimensions>, e.g. hash-96"
-        )
-    return HashEmbedder(int(size))
-
-
 def reference_factory(
     *,
     max_tokens: int | None = None,
     overlap_tokens: int | None = None,
     embedder: str | None = None,
+    reranker: str | None = None,
+    grounding: GroundingChecker | None = None,
 ) -> ReferenceSystem:
     """A fresh reference system: the factory ``ragward conform`` uses by default.
 
     The evals pass index settings by keyword (chunk size and overlap in tokens, an
-    embedder name); unset ones keep the reference's defaults.
+    embedder name, a reranker name: see :mod:`ragward.models.registry`); unset ones keep
+    the reference's defaults. ``grounding`` replaces the lexical-overlap grounding check
+    with a team's own :class:`~ragward.reference.GroundingChecker`.
     """
     defaults = Chunking()
     chunking = Chunking(
@@ -278,4 +284,8 @@ def reference_factory(
         embedder=HashEmbedder() if embedder is None else embedder_named(embedder),
         chunking=chunking,
     )
+    if reranker is not None:
+        retriever.reranker = reranker_named(reranker)
+    if grounding is not None:
+        retriever.grounding = grounding
     return ReferenceSystem(retriever)

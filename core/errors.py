@@ -10,6 +10,7 @@ __all__ = [
     "BudgetError",
     "InputError",
     "InvalidArgument",
+    "MissingExtra",
     "RagwardError",
     "VersionConflict",
 ]
@@ -43,3 +44,7 @@ class InputError(RagwardError, ValueError):
         where = str(path) if line is None else f"{path} line {line}"
         what = problem if field is None else f"field {field!r}: {problem}"
         return cls(f"{where}: {what}")
+
+
+class MissingExtra(RagwardError, ImportError):
+    """An optional part is not installed; the message names the extra that brings it."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import shlex
 import sys
 import time
@@ -57,7 +58,30 @@ def add_dataset_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="ask retrieve for every setting instead of reusing first stages",
     )
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="embedding cache directory for model embedders, or 'off' "
+        "(default: $RAGWARD_CACHE, else ragward/embeddings in the user's cache directory)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def use_cache(option: str | None) -> None:
+    """Make ``--cache`` the process's embedding cache (through ``$RAGWARD_CACHE``, so that
+    peers started by ``--external`` share it); refuse a directory that cannot be made."""
+    from ragward.models.cache import CACHE_ENV
+
+    if option is None:
+        return
+    if option != "off":
+        try:
+            Path(option).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"--cache {option}: cannot create it ({error.strerror})") from None
+        if not os.access(option, os.W_OK):
+            raise InputError(f"--cache {option}: not writable")
+    os.environ[CACHE_ENV] = option
 
 
 def add_eval_parser(commands: Any) -> None:
@@ -91,6 +115,7 @@ def prepare(
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import default_grid, load_grid
 
+    use_cache(args.cache)
     grid = load_grid(args.grid) if args.grid else default_grid()
     claims: dict[str, Path] = {}
     for item in args.claims:

@@ -23,7 +23,15 @@ from ragward.conformance.records import MODES
 from ragward.errors import InputError
 from ragward.evals.measures import parse_measures
 
-__all__ = ["Grid", "IndexSetting", "RetrievalSetting", "default_grid", "load_grid"]
+__all__ = [
+    "NO_RERANK",
+    "OWN_RERANKER",
+    "Grid",
+    "IndexSetting",
+    "RetrievalSetting",
+    "default_grid",
+    "load_grid",
+]
 
 _SCHEMA: dict[str, dict[str, type] | type] = {
     "name": str,
@@ -50,21 +58,40 @@ class IndexSetting:
         return f"c{self.max_tokens}o{self.overlap_tokens}/{self.embedder}"
 
 
+#: The reranker name that turns reranking off, and the one that keeps the system's own.
+NO_RERANK = "none"
+OWN_RERANKER = "default"
+
+
 @dataclass(frozen=True)
 class RetrievalSetting:
-    """One retrieval configuration over one index; ``rrf_k`` is None outside hybrid."""
+    """One retrieval configuration over one index; ``rrf_k`` is None outside hybrid.
+
+    ``reranker`` is ``"none"`` (rerank off), ``"default"`` (the system's own reranker) or
+    the name of a reranker the system is built with (``lexical-overlap``, ``minilm``).
+    """
 
     index: IndexSetting
     mode: str
     rrf_k: float | None
-    rerank: bool
+    reranker: str
     candidate_limit: int
+
+    @property
+    def rerank(self) -> bool:
+        """Whether this setting reranks at all."""
+        return self.reranker != NO_RERANK
 
     @property
     def id(self) -> str:
         """A stable name, the key reports and the gate match settings by."""
         fusion = f"k{_number(self.rrf_k)}/" if self.rrf_k is not None else ""
-        rerank = "rerank" if self.rerank else "norerank"
+        if not self.rerank:
+            rerank = "norerank"
+        elif self.reranker == OWN_RERANKER:
+            rerank = "rerank"
+        else:
+            rerank = f"rerank-{self.reranker}"
         return f"{self.index.label}/{self.mode}/{fusion}{rerank}/cl{self.candidate_limit}"
 
 
@@ -80,7 +107,7 @@ class Grid:
     indexes: tuple[IndexSetting, ...]
     modes: tuple[str, ...]
     rrf_ks: tuple[float, ...]
-    reranks: tuple[bool, ...]
+    reranks: tuple[str, ...]
     candidate_limits: tuple[int, ...]
     min_overlaps: tuple[float, ...]
 
@@ -93,6 +120,10 @@ class Grid:
             ks: Sequence[float | None] = self.rrf_ks if mode == "hybrid" else (None,)
             out.extend(RetrievalSetting(index, mode, k, rerank, limit) for k in ks)
         return tuple(out)
+
+    def named_rerankers(self) -> tuple[str, ...]:
+        """The rerankers a system must be built with (neither ``none`` nor ``default``)."""
+        return tuple(r for r in self.reranks if r not in (NO_RERANK, OWN_RERANKER))
 
     def all_settings(self) -> tuple[RetrievalSetting, ...]:
         return tuple(s for index in self.indexes for s in self.settings(index))
@@ -227,7 +258,7 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         indexes=tuple(IndexSetting(s, o, e) for (s, o) in sizes for e in embedders),
         modes=modes,
         rrf_ks=values("retrieval", "rrf_k", float, lambda k: k > 0, "a number > 0"),
-        reranks=values("retrieval", "rerank", bool, lambda _: True, "true or false"),
+        reranks=_rerankers(data["retrieval"]["rerank"], fail),
         candidate_limits=values(
             "retrieval", "candidate_limit", int, lambda n: n >= 1, "an integer >= 1"
         ),
@@ -235,6 +266,25 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
             "grounding", "min_overlap", float, lambda m: 0.0 < m <= 1.0, "a number in (0, 1]"
         ),
     )
+
+
+def _rerankers(raw: Any, fail: Any) -> tuple[str, ...]:
+    """``retrieval.rerank``: reranker names, or booleans (false: ``none``; true: the
+    system's own reranker, ``default``)."""
+    what = "a reranker name (none, default, lexical-overlap, minilm, ...) or true/false"
+    if not isinstance(raw, list) or not raw:
+        raise fail("retrieval.rerank", f"must be a non-empty list of {what}")
+    names: list[str] = []
+    for item in raw:
+        if isinstance(item, bool):
+            names.append(OWN_RERANKER if item else NO_RERANK)
+        elif isinstance(item, str) and re.fullmatch(r"[a-z0-9][a-z0-9._-]*", item):
+            names.append(item)
+        else:
+            raise fail("retrieval.rerank", f"{item!r} is not {what}")
+    if len(set(names)) != len(names):
+        raise fail("retrieval.rerank", "lists a reranker twice")
+    return tuple(names)
 
 
 def _line_of(text: str, key: str) -> int | None:

@@ -43,7 +43,7 @@ def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
         "embedder": setting.index.embedder,
         "mode": setting.mode,
         "rrf_k": setting.rrf_k,
-        "rerank": setting.rerank,
+        "rerank": setting.reranker,
         "candidate_limit": setting.candidate_limit,
     }
 
@@ -74,6 +74,7 @@ def build_results(
         "implementation": implementation,
         "index_settings_passed": outcome.index_settings_passed,
         "first_stages_reused": outcome.staged,
+        "depth_unit": outcome.depth_unit,
         "grounding": outcome.grounding,
         "work": dict(outcome.work),
         "grid": grid.to_data(),
@@ -106,7 +107,7 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
             entry["embedder"],
             entry["mode"],
             "" if entry["rrf_k"] is None else f"{entry['rrf_k']:g}",
-            "on" if entry["rerank"] else "off",
+            _reranker_label(entry["rerank"]),
             entry["candidate_limit"],
         ]
         rows.append(knobs + [entry["means"][m] for m in measures])
@@ -215,7 +216,7 @@ def _plots(results: Mapping[str, Any]) -> dict[str, str]:
         series: dict[str, list[tuple[float, float]]] = {}
         for s in hybrid:
             if s["candidate_limit"] == limit:
-                rerank = "rerank" if s["rerank"] else "no rerank"
+                rerank = f"rerank {_reranker_label(s['rerank'])}"
                 label = f"chunks {s['max_tokens']}/{s['overlap_tokens']} {s['embedder']} {rerank}"
                 series.setdefault(label, []).append((s["rrf_k"], s["means"][metric]))
         plots[f"{metric}_vs_rrf_k.svg"] = line_chart(
@@ -283,3 +284,10 @@ def _counts(scores: GroundingScores) -> dict[str, int]:
 
 def _key(threshold: float) -> str:
     return f"{threshold:g}"
+
+
+def _reranker_label(value: object) -> str:
+    # results.json of ragward before rerankers had names held a boolean
+    if isinstance(value, bool):
+        return "default" if value else "none"
+    return str(value)

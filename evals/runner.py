@@ -12,15 +12,16 @@ the asker may see, so leakage is measured, not trusted.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from ragward.conformance.contract import GroundingSystem, RetrievalSystem
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.errors import RagwardError
-from ragward.evals.grid import Grid, RetrievalSetting
-from ragward.evals.progress import progress
+from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
+from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
+from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
 from ragward.evals.staged import StagedSystem, is_staged
 from ragward.evals.systems import SystemBuilder
@@ -62,6 +63,7 @@ class GridOutcome:
     grounding: bool = True
     staged: bool = False
     index_settings_passed: bool = True
+    depth_unit: str = "chunks"
     work: dict[str, int] = field(default_factory=dict)
 
 
@@ -96,24 +98,25 @@ def run_grid(
     outcome.index_settings_passed = builder.passes_settings
     current = current_docs(dataset)
     work = {"indexes": 0, "ingests": 0, "first_stages": 0, "finishes": 0, "retrieves": 0}
-    for index in grid.indexes:
-        system = builder.build(index)
+    for index, reranker, settings in _builds(grid):
+        system = builder.build(index, reranker)
         builder.check(system, grid)
         work["indexes"] += 1
-        with progress(len(dataset.docs), f"index {index.label}", stream=stream) as bar:
-            for doc in dataset.docs:
-                _ingest(system, doc, name)
-                work["ingests"] += 1
-                bar.advance()
-        settings = grid.settings(index)
+        label = index.label if reranker is None else f"{index.label} rerank-{reranker}"
+        with progress(len(dataset.docs), f"index {label}", stream=stream) as bar:
+            _ingest_all(system, dataset.docs, name, work, bar)
         staged = reuse and is_staged(system)
         outcome.staged = staged
+        # Depth is counted in documents wherever the system can: "recall@100" then means
+        # 100 documents, not 100 chunks of fewer documents.
+        unit = "documents" if system.capabilities.document_limits else "chunks"
+        outcome.depth_unit = unit
         answers = {s.id: outcome.answers.setdefault(s.id, {}) for s in settings}
-        with progress(len(questions), f"queries {index.label}", stream=stream) as bar:
+        with progress(len(questions), f"queries {label}", stream=stream) as bar:
             for number, (key, question) in enumerate(questions.items()):
-                results = _answer_all(system, question, settings, grid, staged, work, name)
+                results = _answer_all(system, question, settings, grid, staged, work, name, unit)
                 if staged and number < STAGED_CHECKS:
-                    _check_staged(system, question, settings, grid, results, name)
+                    _check_staged(system, question, settings, grid, results, name, unit)
                 for setting in settings:
                     answers[setting.id][key] = _read(results[setting.id], question, current)
                 bar.advance()
@@ -122,6 +125,62 @@ def run_grid(
             _ground(system, grid, settings, claims, claim_keys, outcome, current)
     outcome.work = work
     return outcome
+
+
+def _builds(
+    grid: Grid,
+) -> list[tuple[IndexSetting, str | None, tuple[RetrievalSetting, ...]]]:
+    """The systems a grid needs, per index setting: one per named reranker, and one built
+    as the factory makes it (``None``) for ``default`` — or when nothing is named. Settings
+    with rerank off go to the first: a reranker that is not called changes nothing."""
+    out: list[tuple[IndexSetting, str | None, tuple[RetrievalSetting, ...]]] = []
+    named = grid.named_rerankers()
+    for index in grid.indexes:
+        settings = grid.settings(index)
+        builds: list[str | None] = list(named)
+        if OWN_RERANKER in grid.reranks or not named:
+            builds.insert(0, None)
+        for number, reranker in enumerate(builds):
+            wanted = OWN_RERANKER if reranker is None else reranker
+            mine = tuple(
+                s
+                for s in settings
+                if s.reranker == wanted or (number == 0 and s.reranker == NO_RERANK)
+            )
+            out.append((index, reranker, mine))
+    return out
+
+
+def _ingest_all(
+    system: RetrievalSystem, docs: Sequence[Doc], name: str, work: dict[str, int], bar: Progress
+) -> None:
+    if not is_bulk(system):
+        for doc in docs:
+            _ingest(system, doc, name)
+            work["ingests"] += 1
+            bar.advance()
+        return
+    bulk = cast(BulkSystem, system)
+    for start in range(0, len(docs), BATCH_DOCS):
+        batch = docs[start : start + BATCH_DOCS]
+        try:
+            accepted = bulk.ingest_many(batch)
+        except Exception as error:  # the implementation failed on valid data
+            first = batch[0]
+            raise RagwardError(
+                f"{name} failed to ingest a batch of {len(batch)} documents from "
+                f"{first.tenant}/{first.doc_id} v{first.version}: {error}"
+            ) from None
+        if not isinstance(accepted, tuple | list) or len(accepted) != len(batch):
+            raise RagwardError(
+                f"{name}.ingest_many returned {accepted!r} for {len(batch)} documents; "
+                "expected one bool per document"
+            )
+        for doc, ok in zip(batch, accepted, strict=True):
+            if ok is not True:
+                raise RagwardError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+        work["ingests"] += len(batch)
+        bar.advance(len(batch))
 
 
 def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
@@ -135,7 +194,9 @@ def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
         raise RagwardError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
 
 
-def _policy(setting: RetrievalSetting, grid: Grid, question: Question) -> Policy:
+def _policy(
+    setting: RetrievalSetting, grid: Grid, question: Question, unit: str = "chunks"
+) -> Policy:
     return Policy(
         mode=setting.mode,
         rrf_k=setting.rrf_k if setting.rrf_k is not None else 60,
@@ -143,6 +204,7 @@ def _policy(setting: RetrievalSetting, grid: Grid, question: Question) -> Policy
         candidate_limit=setting.candidate_limit,
         result_limit=grid.depth,
         max_stale_ticks=question.max_stale_ticks,
+        limit_unit=unit,
     )
 
 
@@ -154,24 +216,25 @@ def _answer_all(
     staged: bool,
     work: dict[str, int],
     name: str,
+    unit: str,
 ) -> dict[str, Result]:
     results: dict[str, Result] = {}
     try:
         if staged:
             assert isinstance(system, StagedSystem)
             wide = replace(
-                _policy(settings[0], grid, question),
+                _policy(settings[0], grid, question, unit),
                 mode="hybrid",
                 candidate_limit=max(s.candidate_limit for s in settings),
             )
             stage = system.first_stage(question.text, question.asker, question.now_tick, wide)
             work["first_stages"] += 1
             for setting in settings:
-                results[setting.id] = system.finish(stage, _policy(setting, grid, question))
+                results[setting.id] = system.finish(stage, _policy(setting, grid, question, unit))
                 work["finishes"] += 1
         else:
             for setting in settings:
-                policy = _policy(setting, grid, question)
+                policy = _policy(setting, grid, question, unit)
                 results[setting.id] = system.retrieve(
                     question.text, question.asker, question.now_tick, policy
                 )
@@ -188,9 +251,10 @@ def _check_staged(
     grid: Grid,
     results: Mapping[str, Result],
     name: str,
+    unit: str,
 ) -> None:
     for setting in settings:
-        policy = _policy(setting, grid, question)
+        policy = _policy(setting, grid, question, unit)
         direct = system.retrieve(question.text, question.asker, question.now_tick, policy)
         if [h.chunk_id for h in direct.hits] != [h.chunk_id for h in results[setting.id].hits]:
             raise RagwardError(

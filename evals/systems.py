@@ -3,7 +3,9 @@
 The evals reach an implementation through the conformance kit's factory. A factory that
 accepts the keywords ``max_tokens``, ``overlap_tokens`` and ``embedder`` is given each
 index setting of the grid; one that does not can still be evaluated, with a grid of a
-single index setting, which then describes the implementation's own index.
+single index setting, which then describes the implementation's own index. A grid that
+names rerankers (``retrieval.rerank = ["minilm"]``) needs a factory that also accepts
+``reranker``: one system is built per index setting and named reranker.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ from ragward.conformance.contract import RetrievalSystem
 from ragward.errors import InputError, RagwardError
 from ragward.evals.grid import Grid, IndexSetting
 
-__all__ = ["INDEX_KEYWORDS", "SystemBuilder", "takes_index_settings"]
+__all__ = ["INDEX_KEYWORDS", "SystemBuilder", "takes_index_settings", "takes_keywords"]
 
 INDEX_KEYWORDS = ("max_tokens", "overlap_tokens", "embedder")
 
 
-def takes_index_settings(factory: Callable[..., Any]) -> bool:
-    """Whether ``factory`` accepts every index keyword (read from its signature)."""
+def takes_keywords(factory: Callable[..., Any], names: tuple[str, ...]) -> bool:
+    """Whether ``factory`` accepts every keyword of ``names`` (read from its signature)."""
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -33,8 +35,13 @@ def takes_index_settings(factory: Callable[..., Any]) -> bool:
         name in parameters
         and parameters[name].kind
         in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        for name in INDEX_KEYWORDS
+        for name in names
     )
+
+
+def takes_index_settings(factory: Callable[..., Any]) -> bool:
+    """Whether ``factory`` accepts every index keyword (read from its signature)."""
+    return takes_keywords(factory, INDEX_KEYWORDS)
 
 
 class SystemBuilder:
@@ -50,19 +57,28 @@ class SystemBuilder:
                 f"only be run with a grid of one chunking and one embedder; this grid has "
                 f"{len(grid.indexes)} index settings"
             )
+        if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
+            raise InputError(
+                f"{name} takes no reranker keyword, so it cannot be built with reranker "
+                f"{grid.named_rerankers()[0]!r}; give retrieval.rerank true/false instead"
+            )
 
-    def build(self, index: IndexSetting) -> RetrievalSystem:
+    def build(self, index: IndexSetting, reranker: str | None = None) -> RetrievalSystem:
+        """A fresh system for ``index``, built with ``reranker`` when one is named."""
+        keywords: dict[str, Any] = {}
+        if self.passes_settings:
+            keywords.update(
+                max_tokens=index.max_tokens,
+                overlap_tokens=index.overlap_tokens,
+                embedder=index.embedder,
+            )
+        if reranker is not None:
+            keywords["reranker"] = reranker
         try:
-            if self.passes_settings:
-                system = self.factory(
-                    max_tokens=index.max_tokens,
-                    overlap_tokens=index.overlap_tokens,
-                    embedder=index.embedder,
-                )
-            else:
-                system = self.factory()
+            system = self.factory(**keywords)
         except RagwardError as error:
-            raise InputError(f"{self.name} refused index setting {index.label}: {error}") from None
+            what = index.label if reranker is None else f"{index.label} with reranker {reranker}"
+            raise InputError(f"{self.name} refused index setting {what}: {error}") from None
         if not isinstance(system, RetrievalSystem):
             raise InputError(f"{self.name} did not return a RetrievalSystem")
         return system

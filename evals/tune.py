@@ -191,10 +191,10 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
 def _default_setting(report: Sequence[Any], chosen: Any) -> Any:
     for scores in report:
         s = scores.setting
-        if (s.index, s.mode, s.rerank, s.candidate_limit, s.rrf_k) == (
+        if (s.index, s.mode, s.reranker, s.candidate_limit, s.rrf_k) == (
             chosen.index,
             "hybrid",
-            chosen.rerank,
+            chosen.reranker,
             chosen.candidate_limit,
             60.0,
         ):
@@ -220,8 +220,8 @@ def _tied_rrf_ks(hybrid: Sequence[Any], best: Any, objective: str) -> list[float
         s.setting.rrf_k
         for s in hybrid
         if s is not best
-        and (s.setting.index, s.setting.rerank, s.setting.candidate_limit)
-        == (b.index, b.rerank, b.candidate_limit)
+        and (s.setting.index, s.setting.reranker, s.setting.candidate_limit)
+        == (b.index, b.reranker, b.candidate_limit)
         and s.means[objective] == best.means[objective]
     ]
 

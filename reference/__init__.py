@@ -6,7 +6,14 @@ from ragward.reference.dense import VectorIndex
 from ragward.reference.documents import CLASSIFICATIONS, Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
-from ragward.reference.grounding import Claim, ClaimCheck, GroundingReport, check_grounding
+from ragward.reference.grounding import (
+    Claim,
+    ClaimCheck,
+    GroundingChecker,
+    GroundingReport,
+    LexicalOverlapChecker,
+    check_grounding,
+)
 from ragward.reference.lexical import BM25Index, BM25Params
 from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, ranked
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
@@ -35,8 +42,10 @@ __all__ = [
     "Document",
     "Embedder",
     "FirstStage",
+    "GroundingChecker",
     "GroundingReport",
     "HashEmbedder",
+    "LexicalOverlapChecker",
     "LexicalOverlapReranker",
     "Principal",
     "Reranker",

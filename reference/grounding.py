@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol, runtime_checkable
 
 from ragward.errors import InvalidArgument
 from ragward.reference.ranking import Scored
 from ragward.reference.text import content_terms
 
-__all__ = ["Claim", "ClaimCheck", "GroundingReport", "check_grounding"]
+__all__ = [
+    "Claim",
+    "ClaimCheck",
+    "GroundingChecker",
+    "GroundingReport",
+    "LexicalOverlapChecker",
+    "check_grounding",
+]
 
 
 @dataclass(frozen=True)
@@ -22,12 +30,14 @@ class Claim:
 
 @dataclass(frozen=True)
 class ClaimCheck:
-    """The best evidence found for a claim: its overlap and the chunk that gave it."""
+    """The best evidence found for a claim: its score (for the lexical check, the share
+    of content words covered), the chunk that gave it, and the verdict."""
 
     claim: Claim
     overlap: float
     chunk_id: str | None
     citation: str | None
+    supported: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,8 +102,46 @@ def check_grounding(
         else:
             unsupported.append(replace(claim, citation=None))
         checks.append(
-            ClaimCheck(claim, best[0], best[1], best[2])
+            ClaimCheck(claim, best[0], best[1], best[2], best[0] >= min_overlap)
             if best is not None
             else ClaimCheck(claim, 0.0, None, None)
         )
     return GroundingReport(tuple(supported), tuple(unsupported), tuple(checks))
+
+
+@runtime_checkable
+class GroundingChecker(Protocol):
+    """Decides, for each claim, whether a retrieved chunk supports it — lexical overlap by
+    default; an entailment model, say, in a team's own stack.
+
+    ``check`` returns a report whose ``checks`` hold one :class:`ClaimCheck` per claim, in
+    the order given, each with its verdict and, when supported, the chunk it cites (one
+    of ``retrieved``). ``threshold`` is the checker's own cut-off, the value a grid's
+    ``grounding.min_overlap`` sweeps.
+    """
+
+    @property
+    def name(self) -> str:
+        """A stable name for reports."""
+        ...
+
+    def check(
+        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+    ) -> GroundingReport:
+        """The verdict on every claim, from ``retrieved`` alone."""
+        ...
+
+
+class LexicalOverlapChecker:
+    """:func:`check_grounding` behind the :class:`GroundingChecker` protocol: a claim is
+    supported when one chunk holds at least ``threshold`` of its content words."""
+
+    name = "lexical-overlap"
+
+    def check(
+        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+    ) -> GroundingReport:
+        return check_grounding(claims, retrieved, min_overlap=threshold)
+
+    def __repr__(self) -> str:
+        return "LexicalOverlapChecker()"

@@ -16,6 +16,7 @@ from ragward.reference.dense import Floats, check_vectors
 from ragward.reference.documents import Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
+from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
 from ragward.reference.lexical import BM25Params
 from ragward.reference.namespace import Namespace
 from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, top_rows, top_rows_by_document
@@ -46,7 +47,7 @@ class RetrievalPolicy:
     """
 
     max_stale_ticks: int | None = None
-    enable_rerank: bool = True
+    enable_rerank: bool = False
     rerank_min_score: float = 0.0
     candidate_limit: int = 12
     result_limit: int = 5
@@ -157,6 +158,7 @@ class AuthorizedRetriever:
     chunking: Chunking = field(default_factory=Chunking)
     bm25: BM25Params = field(default_factory=BM25Params)
     token_counter: TokenCounter = estimate_tokens
+    grounding: GroundingChecker = field(default_factory=LexicalOverlapChecker)
     _namespaces: dict[str, Namespace] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
 

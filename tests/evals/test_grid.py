@@ -26,7 +26,7 @@ def test_default_grid_expands_rrf_k_for_hybrid_only() -> None:
     assert all(s.rrf_k is None for s in lexical)
     ids = [s.id for s in grid.all_settings()]
     assert len(ids) == len(set(ids))
-    assert ids[0] == "c96o16/hash-96/hybrid/k10/rerank/cl30"
+    assert ids[0] == "c96o16/hash-96/hybrid/k10/norerank/cl30"
 
 
 def test_a_file_overrides_key_by_key(tmp_path: Path) -> None:
@@ -58,7 +58,7 @@ def test_grid_round_trips_through_its_data(tmp_path: Path) -> None:
         ('[retrieval]\nmode = ["fuzzy"]\n', "field 'retrieval.mode': 'fuzzy' is not one of"),
         ("[retrieval]\nrrf_k = []\n", "field 'retrieval.rrf_k': must be a non-empty list"),
         ("[retrieval]\nrrf_k = [0]\n", "field 'retrieval.rrf_k': 0.0 is not a number > 0"),
-        ("[retrieval]\nrerank = [1]\n", "field 'retrieval.rerank': 1 is not true or false"),
+        ("[retrieval]\nrerank = [1]\n", "field 'retrieval.rerank': 1 is not a reranker name"),
         ("[retrieval]\ncandidate_limit = [5, 5]\n", "lists a value twice"),
         ("[grounding]\nmin_overlap = [1.5]\n", "1.5 is not a number in (0, 1]"),
         ("depth = 0\n", "grid.toml line 1: field 'depth': 0 must be an integer >= 1"),
