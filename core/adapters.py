@@ -195,9 +195,9 @@ class ReferenceSystem:
         ``candidate_limit`` is at least ``policy.candidate_limit``.
 
         Top-k by ``(-score, chunk_id)`` is prefix-consistent, and so is the cut at document
-        depth, so cutting a wider ranking gives exactly the narrower one. The hits equal :meth:`retrieve`'s; the audit counts
-        are the stage's (both indexes), which a lexical- or dense-only retrieve would not
-        count the same way.
+        depth, so cutting a wider ranking gives exactly the narrower one. The hits equal
+        :meth:`retrieve`'s; the audit counts are the stage's (both indexes), which a
+        lexical- or dense-only retrieve would not count the same way.
         """
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
@@ -205,7 +205,9 @@ class ReferenceSystem:
         limit, unit = narrow.candidate_limit, narrow.limit_unit
         lexical = tuple(cut(stage.lexical, limit, unit)) if narrow.mode != "dense" else ()
         dense = tuple(cut(stage.dense, limit, unit)) if narrow.mode != "lexical" else ()
-        return result_of(self.retriever.finish(replace(stage, lexical=lexical, dense=dense), narrow))
+        return result_of(
+            self.retriever.finish(replace(stage, lexical=lexical, dense=dense), narrow)
+        )
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError
+from ragward.evals.measures import measure_name
 
 __all__ = ["Finding", "GateResult", "add_gate_parser", "compare", "load_results", "run_gate"]
 
@@ -304,7 +305,7 @@ def _tolerance(items: Sequence[str]) -> tuple[dict[str, float] | float, float]:
         if number < 0:
             raise InputError(f"--tolerance {item!r}: a drop allowed is >= 0")
         if equals:
-            per_measure[name] = number
+            per_measure[measure_name(name)] = number
         else:
             default = number
     return (per_measure or default), default

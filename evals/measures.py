@@ -40,12 +40,14 @@ from ragward.errors import InputError, InvalidArgument
 
 __all__ = [
     "FAMILIES",
+    "IR_MEASURES",
     "RELEVANCE_LEVEL",
     "Family",
     "Measure",
     "RunScores",
     "evaluate_ranking",
     "evaluate_run",
+    "measure_name",
     "parse_measure",
     "parse_measures",
 ]
@@ -121,12 +123,51 @@ class Measure:
 
 _CUTOFF = re.compile(r"[1-9][0-9]*")
 
+#: ir_measures' spelling of each family: ``nDCG@10`` is ``ndcg_cut_10``, ``nDCG`` is
+#: ``ndcg``, ``RR`` is ``recip_rank``, ``RR@10`` is ragward's ``recip_rank_cut_10``.
+IR_MEASURES: Mapping[str, tuple[str, str | None]] = MappingProxyType(
+    {  # name -> (family without a cutoff, family with one)
+        "nDCG": ("ndcg", "ndcg_cut"),
+        "RR": ("recip_rank", "recip_rank_cut"),
+        "P": ("", "P"),
+        "R": ("", "recall"),
+        "Success": ("", "success"),
+        "AP": ("map", None),
+        "NumRet": ("num_ret", None),
+        "NumRel": ("num_rel", None),
+        "NumRet(rel=1)": ("num_rel_ret", None),
+    }
+)
+_IR_MEASURES_RE = re.compile(r"(nDCG|RR|P|R|Success|AP|NumRet\(rel=1\)|NumRet|NumRel)(?:@(\d+))?")
+
+
+def _ir_measures(name: str) -> tuple[Measure, ...] | None:
+    found = _IR_MEASURES_RE.fullmatch(name)
+    if found is None:
+        return None
+    bare, cut = IR_MEASURES[found.group(1)]
+    if found.group(2) is None:
+        # a bare "P" is trec_eval's (its default cutoffs); a bare "R" or "Success" is not
+        return (Measure(bare),) if bare else None
+    if cut is None:
+        raise InputError(f"measure {found.group(1)!r} takes no cutoff (got {name!r})")
+    if not _CUTOFF.fullmatch(found.group(2)):
+        raise InputError(f"measure {name!r}: cutoff {found.group(2)!r} is not a positive integer")
+    return (Measure(cut, int(found.group(2))),)
+
 
 def parse_measure(name: str) -> tuple[Measure, ...]:
-    """The measures a name stands for: ``P_10``, ``P.5,10`` (``trec_eval``'s form) or ``P``.
+    """The measures a name stands for: ``P_10``, ``P.5,10`` (``trec_eval``'s form), ``P``,
+    or ir_measures' spelling (``nDCG@10``, ``R@100``, ``RR``, ``RR@10``, ``P@5``, ``AP``).
 
     Raises :class:`~ragward.errors.InputError` naming the supported measures.
+
+    >>> [m.name for m in parse_measure("nDCG@10") + parse_measure("RR")]
+    ['ndcg_cut_10', 'recip_rank']
     """
+    spelled = _ir_measures(name)
+    if spelled is not None:
+        return spelled
     family, sep, params = name.partition(".")
     if not sep and family not in FAMILIES:
         head, underscore, tail = name.rpartition("_")
@@ -146,6 +187,18 @@ def parse_measure(name: str) -> tuple[Measure, ...]:
     return tuple(Measure(family, c) for c in sorted(set(map(int, cutoffs))))
 
 
+def measure_name(name: str) -> str:
+    """The ``trec_eval`` name of the one measure ``name`` stands for, in either spelling.
+
+    >>> measure_name("R@100")
+    'recall_100'
+    """
+    measures = parse_measure(name)
+    if len(measures) != 1:
+        raise InputError(f"measure {name!r} stands for several; name one, e.g. {measures[0].name}")
+    return measures[0].name
+
+
 def parse_measures(names: Iterable[str]) -> tuple[Measure, ...]:
     """Parse every name, in order, dropping repeats."""
     return tuple(dict.fromkeys(m for name in names for m in parse_measure(name)))
@@ -163,6 +216,7 @@ def _hint(name: str) -> str:
 _SUPPORTED = (
     ", ".join(f.name if f.default_cutoffs is None else f"{f.name}_K" for f in FAMILIES.values())
     + " (K a positive cutoff; a bare P, recall, ... means trec_eval's default cutoffs)"
+    + "; or ir_measures' nDCG, nDCG@K, R@K, P@K, RR, RR@K, Success@K, AP, NumRet, NumRel"
 )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from ragward.errors import InputError
 from ragward.evals.eval_command import add_dataset_options
+from ragward.evals.measures import measure_name
 
 __all__ = ["add_tune_parser", "choose", "run_tune"]
 
@@ -87,7 +88,7 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         raise InputError("--tune-split and --report-split must differ")
     for split in (args.tune_split, args.report_split):
         check_split(dataset, split)
-    objective = args.objective or grid.measures[0]
+    objective = measure_name(args.objective) if args.objective else grid.measures[0]
     if objective not in grid.measures:
         raise InputError(
             f"--objective {objective!r} is not a measure of the grid ({', '.join(grid.measures)})"

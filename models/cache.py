@@ -26,7 +26,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,10 +137,8 @@ class EmbeddingCache:
         it already), so the cache starts again empty instead of failing every run."""
         aside = self.path.with_name(f"{_FILE}.corrupt-{os.getpid()}-{time.time_ns()}")
         for suffix in ("", "-wal", "-shm"):
-            try:
+            with suppress(FileNotFoundError):
                 os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
-            except FileNotFoundError:
-                pass
         print(
             f"ragward: embedding cache {self.path} was not a readable database; "
             f"moved it to {aside.name} and started a new one",

@@ -128,7 +128,10 @@ class _TorchBackend:
         return np.asarray(vectors, dtype=np.float32)
 
 
-_BACKENDS = {"minilm": _OnnxBackend, "minilm-fp32": _TorchBackend}
+_BACKENDS: dict[str, type[_OnnxBackend | _TorchBackend]] = {
+    "minilm": _OnnxBackend,
+    "minilm-fp32": _TorchBackend,
+}
 #: The embedder names this module serves.
 PACKAGINGS: tuple[str, ...] = tuple(_BACKENDS)
 
@@ -175,4 +178,3 @@ class MiniLMEmbedder:
 
     def __repr__(self) -> str:
         return f"MiniLMEmbedder({self._name!r})"
-

@@ -74,7 +74,8 @@ def cut(items: Sequence[Scored], limit: int, unit: str = "chunks") -> list[Score
     >>> def s(cid: str) -> Scored:
     ...     doc = cid.partition("::")[0]
     ...     return Scored(Chunk(cid, doc, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
-    >>> [x.chunk.chunk_id for x in cut([s("a::1"), s("a::2"), s("b::1"), s("c::1")], 2, "documents")]
+    >>> ranking = [s("a::1"), s("a::2"), s("b::1"), s("c::1")]
+    >>> [x.chunk.chunk_id for x in cut(ranking, 2, "documents")]
     ['a::1', 'a::2', 'b::1']
     """
     if unit == "documents":

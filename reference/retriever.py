@@ -206,9 +206,7 @@ class AuthorizedRetriever:
         """
         for document in documents:
             if not isinstance(document, Document):
-                raise InvalidArgument(
-                    f"ingest expects a Document, got {type(document).__name__}"
-                )
+                raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
         pending: list[tuple[Document, list[Chunk]]] = []
         out: list[tuple[Chunk, ...] | None] = []
         texts: list[str] = []

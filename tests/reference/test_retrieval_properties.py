@@ -744,9 +744,7 @@ def test_identical_texts_get_identical_scores(scenario: Scenario, data: st.DataO
                     if chunk.search_text in scores and chunk.chunk_id not in kept:
                         # A left-out twin must rank after the last kept chunk.
                         assert len(ranking) == policy.candidate_limit
-                        assert (-scores[chunk.search_text], chunk.chunk_id) > rank_key(
-                            ranking[-1]
-                        )
+                        assert (-scores[chunk.search_text], chunk.chunk_id) > rank_key(ranking[-1])
 
 
 class MixedHashEmbedder:
