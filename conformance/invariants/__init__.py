@@ -2,6 +2,7 @@
 
 from ragward.conformance.invariants import (
     assembly,
+    depth,
     determinism,
     fusion,
     grounding,
@@ -14,6 +15,7 @@ from ragward.conformance.invariants import (
 
 __all__ = [
     "assembly",
+    "depth",
     "determinism",
     "fusion",
     "grounding",

@@ -653,6 +653,20 @@ class GroundsOnCorpus(ReferenceSystem):
         return tuple(verdicts)
 
 
+class DepthInChunks(ReferenceSystem):
+    """Document limits counted in chunks.
+
+    The adapter declares ``document_limits`` but hands every policy on with
+    ``limit_unit = "chunks"``: a document with several matching chunks fills the answer,
+    and "recall at k documents" is measured at fewer than k documents.
+
+    Caught by: depth (DEPTH-001).
+    """
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        return super().retrieve(query, asker, now_tick, replace(policy, limit_unit="chunks"))
+
+
 # -- the catalogue --------------------------------------------------------------------
 
 
@@ -687,6 +701,7 @@ BROKEN: dict[str, tuple[Callable[[], RetrievalSystem], tuple[str, ...]]] = {
     "headers-not-neutralised": (HeadersNotNeutralised, ("assembly",)),
     "soft-delete": (SoftDelete, ("lifecycle", "STAT-004")),
     "older-version-accepted": (OlderVersionAccepted, ("lifecycle",)),
+    "depth-in-chunks": (DepthInChunks, ("DEPTH-001",)),
 }
 
 

@@ -1,0 +1,70 @@
+"""Depth invariants: limits that count documents (capability ``document_limits``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ragward.conformance.contract import Factory
+from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.records import Hit
+from ragward.conformance.strategies import Scene, scenes
+from ragward.conformance.view import prepare, same
+
+__all__ = ["document_depth"]
+
+_WIDE = 200  # larger than any generated corpus has chunks
+
+
+def _document_cut(hits: tuple[Hit, ...], limit: int) -> tuple[Hit, ...]:
+    seen: set[str] = set()
+    for position, hit in enumerate(hits):
+        if hit.doc_id not in seen:
+            if len(seen) == limit:
+                return hits[:position]
+            seen.add(hit.doc_id)
+    return hits
+
+
+@invariant(
+    "DEPTH-001",
+    "determinism",
+    "Limits counted in documents reach that many documents",
+    case_type=Scene,
+    cases=lambda: scenes(twins=True),
+    requires=("document_limits", "policy_knobs"),
+)
+def document_depth(factory: Factory, case: Scene) -> None:
+    """With ``limit_unit = "documents"`` and rerank off, the answer holds
+    ``min(result_limit, candidate_limit, D)`` distinct documents, where ``D`` is the number
+    of documents the same question matches with limits wider than the corpus: a document
+    with many good chunks cannot crowd the others out. In a single-index mode the answer
+    is exactly the wide chunk ranking cut before the first chunk of the next document
+    beyond the limit — same chunks, same order, same scores."""
+    system, caps, _, policy = prepare(factory, case.docs, case.policy)
+    for mode in caps.modes:
+        base = replace(policy, mode=mode, rerank=False)
+        wide = replace(base, candidate_limit=_WIDE, result_limit=_WIDE, limit_unit="chunks")
+        everything = system.retrieve(case.query, case.asker, case.now_tick, wide).hits
+        narrow = replace(base, limit_unit="documents")
+        got = system.retrieve(case.query, case.asker, case.now_tick, narrow).hits
+        limit = min(narrow.result_limit, narrow.candidate_limit)
+        matching = len({h.doc_id for h in everything})
+        found = len({h.doc_id for h in got})
+        if found != min(limit, matching):
+            raise Violation(
+                f"{mode}: {found} distinct documents under a limit of {limit} documents, "
+                f"with {matching} matching"
+            )
+        if mode != "hybrid":
+            want = _document_cut(everything, limit)
+            same(
+                f"{mode} hits at document depth {limit}",
+                [h.chunk_id for h in want],
+                [h.chunk_id for h in got],
+            )
+            if caps.scores:
+                same(
+                    f"{mode} scores at document depth {limit}",
+                    [h.score for h in want],
+                    [h.score for h in got],
+                )

@@ -1,0 +1,229 @@
+"""Rerankers and grounding checkers plugged in through their protocols, and the harness
+used as a library on a tiny dataset."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragward.adapters import ReferenceSystem, reference_factory
+from ragward.errors import InputError
+from ragward.evals import evaluate, load_dataset, load_grid, score_run
+from ragward.evals.measures import evaluate_run, parse_measures
+from ragward.reference import (
+    Chunk,
+    Claim,
+    ClaimCheck,
+    GroundingChecker,
+    GroundingReport,
+    Reranker,
+    Scored,
+)
+from tests.evals.dataset_files import write_dataset
+
+GRID = """
+name = "tiny"
+depth = 3
+measures = ["nDCG@3", "R@3", "RR"]
+[index]
+chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
+[retrieval]
+mode = ["lexical"]
+rerank = ["none", "reverse"]
+candidate_limit = [5]
+[grounding]
+min_overlap = [0.5]
+"""
+
+
+class ReverseReranker:
+    """Ranks the candidates backwards by chunk id: a visible, checkable reordering."""
+
+    name = "reverse"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def score(self, query: str, chunks: Sequence[Chunk]) -> list[float]:
+        self.calls += 1
+        order = sorted(c.chunk_id for c in chunks)
+        return [float(order.index(c.chunk_id) + 1) for c in chunks]
+
+
+class EveryClaimChecker:
+    """Supports every claim with the first retrieved chunk, whatever it says."""
+
+    name = "everything"
+
+    def __init__(self) -> None:
+        self.thresholds: list[float] = []
+
+    def check(
+        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+    ) -> GroundingReport:
+        self.thresholds.append(threshold)
+        if not retrieved:
+            checks = tuple(ClaimCheck(c, 0.0, None, None) for c in claims)
+            return GroundingReport((), tuple(claims), checks)
+        top = retrieved[0].chunk
+        checks = tuple(ClaimCheck(c, 1.0, top.chunk_id, top.citation(), True) for c in claims)
+        return GroundingReport(tuple(claims), (), checks)
+
+
+def test_fakes_meet_the_protocols() -> None:
+    assert isinstance(ReverseReranker(), Reranker)
+    assert isinstance(EveryClaimChecker(), GroundingChecker)
+
+
+def _factory(reranker: ReverseReranker) -> Any:
+    def factory(
+        *,
+        max_tokens: int,
+        overlap_tokens: int,
+        embedder: str,
+        reranker: str | None = None,
+    ) -> ReferenceSystem:
+        system = reference_factory(
+            max_tokens=max_tokens, overlap_tokens=overlap_tokens, embedder=embedder
+        )
+        if reranker == "reverse":
+            system.retriever.reranker = fake
+        return system
+
+    fake = reranker
+    return factory
+
+
+def test_a_named_reranker_is_built_into_its_own_system(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    (tmp_path / "grid.toml").write_text(GRID, encoding="utf-8")
+    fake = ReverseReranker()
+    evaluation = evaluate(dataset, _factory(fake), grid=load_grid(tmp_path / "grid.toml"))
+    ids = [r.id for r in evaluation]
+    assert ids == [
+        "c16o2/hash-96/lexical/norerank/cl5",
+        "c16o2/hash-96/lexical/rerank-reverse/cl5",
+    ]
+    assert fake.calls > 0  # the reranked setting went through the fake
+
+
+def test_a_grid_naming_a_reranker_needs_a_factory_that_takes_one(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    (tmp_path / "grid.toml").write_text(GRID, encoding="utf-8")
+
+    def plain(*, max_tokens: int, overlap_tokens: int, embedder: str) -> ReferenceSystem:
+        return reference_factory(
+            max_tokens=max_tokens, overlap_tokens=overlap_tokens, embedder=embedder
+        )
+
+    with pytest.raises(InputError, match="takes no reranker keyword"):
+        evaluate(dataset, plain, grid=load_grid(tmp_path / "grid.toml"))
+
+
+def test_a_grounding_checker_decides_the_harness_verdicts(tmp_path: Path) -> None:
+    data = write_dataset(tmp_path / "data")
+    (data / "claims.jsonl").write_text(
+        json.dumps(
+            {
+                "_id": "c1",
+                "claim": "Alpha beta.",
+                "label": "supported",
+                "evidence": [{"doc_id": "d1", "text": "Alpha beta"}],
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {"_id": "c9", "claim": "Omega zeta theta.", "label": "unsupported", "query": "alpha?"}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    dataset = load_dataset(data)
+    assert len(dataset.split_claims("test")) == 2
+    (tmp_path / "grid.toml").write_text(GRID.replace(', "reverse"', ""), encoding="utf-8")
+    grid = load_grid(tmp_path / "grid.toml")
+    checker = EveryClaimChecker()
+
+    def factory(*, max_tokens: int, overlap_tokens: int, embedder: str) -> ReferenceSystem:
+        return reference_factory(
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+            embedder=embedder,
+            grounding=checker,
+        )
+
+    own = evaluate(dataset, factory, grid=grid).settings[0].grounding[0.5]
+    lexical = evaluate(dataset, grid=grid).settings[0].grounding[0.5]
+    assert checker.thresholds and set(checker.thresholds) == {0.5}
+    # the fabricated claim is rejected by lexical overlap and "supported" by the fake
+    assert (lexical.false_support, own.false_support) == (0, 1)
+    assert lexical.true_support == own.true_support == 1
+
+
+def test_evaluate_reads_like_ranx(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    (tmp_path / "grid.toml").write_text(GRID.replace(', "reverse"', ""), encoding="utf-8")
+    evaluation = evaluate(dataset, grid=load_grid(tmp_path / "grid.toml"))
+    (only,) = evaluation.settings
+    assert evaluation.best("nDCG@3") is only is evaluation[only.id]
+    assert set(only.per_query["ndcg_cut_3"]) == {"q1", "q2", "q3"}
+    # the mean is the mean of the per-query values, in either spelling
+    values = only.per_query["recall_3"].values()
+    assert only.mean("R@3") == pytest.approx(sum(values) / 3)
+    with pytest.raises(InputError, match="was not evaluated"):
+        evaluation.best("P@10")
+    # measures can replace the grid's
+    again = evaluate(dataset, grid=load_grid(tmp_path / "grid.toml"), measures=["P@1"])
+    assert set(again.settings[0].means) == {"P_1", "leakage_3"}
+
+
+def test_score_run_ranks_by_score_then_doc_id_descending() -> None:
+    qrels = {"q": {"a": 1, "c": 2}, "r": {"x": 1}}
+    run = {"q": {"a": 1.0, "b": 1.0, "c": 0.5}}  # a and b tie: b ranks first, as trec_eval
+    scores = score_run(qrels, run, ["RR", "nDCG@10", "P@2"])
+    assert scores.per_query["q"]["recip_rank"] == 0.5
+    assert scores.per_query["r"]["recip_rank"] == 0.0  # missing from the run: -c
+    ranked = evaluate_run(parse_measures(["RR"]), qrels, {"q": ["b", "a", "c"]}, complete=True)
+    assert ranked.summary == {"recip_rank": scores.summary["recip_rank"]}
+    assert score_run(qrels, {"q": ["a"]}, ["P@2"]).per_query["q"]["P_2"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("spelled", "trec"),
+    [
+        ("nDCG@10", "ndcg_cut_10"),
+        ("nDCG", "ndcg"),
+        ("R@100", "recall_100"),
+        ("P@5", "P_5"),
+        ("RR", "recip_rank"),
+        ("RR@10", "recip_rank_cut_10"),
+        ("AP", "map"),
+        ("Success@1", "success_1"),
+        ("NumRet", "num_ret"),
+        ("NumRel", "num_rel"),
+        ("NumRet(rel=1)", "num_rel_ret"),
+    ],
+)
+def test_ir_measures_names_mean_trec_eval_measures(spelled: str, trec: str) -> None:
+    assert [m.name for m in parse_measures([spelled])] == [trec]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("AP@5", "takes no cutoff"), ("R@0", "not a positive integer"), ("R", "unknown measure")],
+)
+def test_bad_ir_measures_names(name: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_measures([name])
+
+
+def test_replace_keeps_grid_frozen(tmp_path: Path) -> None:
+    (tmp_path / "grid.toml").write_text(GRID, encoding="utf-8")
+    grid = load_grid(tmp_path / "grid.toml")
+    assert grid.measures == ("ndcg_cut_3", "recall_3", "recip_rank")
+    assert replace(grid, depth=5).measures == grid.measures

@@ -1,0 +1,130 @@
+"""Titles and headings are searched, never cited; limits can count documents."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragward.reference import (
+    AuthorizedRetriever,
+    Chunking,
+    Document,
+    Principal,
+    RetrievalPolicy,
+    chunk_document,
+    cut,
+)
+
+ASKER = Principal("u", "acme")
+
+
+@pytest.mark.parametrize("mode", ["lexical", "dense", "hybrid"])
+def test_a_query_matching_only_the_title_finds_the_document(mode: str) -> None:
+    retriever = AuthorizedRetriever()
+    retriever.ingest(Document("d1", "acme", "Sanctions screening", "Payments wait for review."))
+    retriever.ingest(Document("d2", "acme", "Holiday calendar", "Offices close on Friday."))
+    policy = RetrievalPolicy(mode=mode)
+    hits = retriever.retrieve("sanctions", ASKER, policy=policy).chunks
+    assert [s.chunk.doc_id for s in hits][:1] == ["d1"]
+    chunk = hits[0].chunk
+    # the cited span is the text alone: the title is searched, not quoted
+    assert chunk.text == "Payments wait for review."
+    assert chunk.citation() == "d1@v1#body[0:25]"
+
+
+def test_a_query_matching_only_a_heading_finds_that_section() -> None:
+    retriever = AuthorizedRetriever(chunking=Chunking(16, 0))
+    text = "## Escalation\nCall the desk lead.\n\n## Cut-off\nWires leave at noon."
+    retriever.ingest(Document("d1", "acme", "Ops", text))
+    policy = RetrievalPolicy(mode="lexical")
+    (hit,) = retriever.retrieve("escalation", ASKER, policy=policy).chunks
+    assert (hit.chunk.section, hit.chunk.text) == ("Escalation", "Call the desk lead.")
+
+
+def test_search_text_joins_title_heading_and_text() -> None:
+    doc = Document("d1", "t", "Title", "intro words\n## Part two\nbody words")
+    first, second = chunk_document(doc)
+    assert first.search_text == "Title\nintro words"
+    assert second.search_text == "Title\nPart two\nbody words"
+    assert (first.heading, second.heading) == ("", "Part two")
+    untitled = chunk_document(Document("d2", "t", "", "only text"))[0]
+    assert untitled.search_text == "only text"
+
+
+def test_lexical_scores_read_title_and_text_as_one_document() -> None:
+    # The same words split differently between title and text score the same.
+    a, b = AuthorizedRetriever(), AuthorizedRetriever()
+    a.ingest(Document("d", "acme", "wire cut-off", "noon daily"))
+    a.ingest(Document("e", "acme", "", "other words here"))
+    b.ingest(Document("d", "acme", "", "wire cut-off noon daily"))
+    b.ingest(Document("e", "acme", "", "other words here"))
+    policy = RetrievalPolicy(mode="lexical")
+    got = a.retrieve("wire noon", ASKER, policy=policy).chunks
+    want = b.retrieve("wire noon", ASKER, policy=policy).chunks
+    assert [s.score for s in got] == [s.score for s in want]
+
+
+def _many_chunked() -> AuthorizedRetriever:
+    """Document "big" owns the best chunks for 'ledger'; three others match once each."""
+    retriever = AuthorizedRetriever(chunking=Chunking(8, 0))
+    retriever.ingest(Document("big", "acme", "", " ".join(["ledger ledger entry"] * 12)))
+    for name in ("p", "q", "r"):
+        retriever.ingest(Document(name, "acme", "", f"ledger mention in note {name} " * 2))
+    return retriever
+
+
+@pytest.mark.parametrize("mode", ["lexical", "dense", "hybrid"])
+def test_document_depth_reaches_k_documents(mode: str) -> None:
+    retriever = _many_chunked()
+    by_chunk = RetrievalPolicy(mode=mode, candidate_limit=4, result_limit=4)
+    chunks = retriever.retrieve("ledger entry", ASKER, policy=by_chunk).chunks
+    assert len({s.chunk.doc_id for s in chunks}) < 4  # "big" fills the chunk limit
+    by_doc = RetrievalPolicy(
+        mode=mode, candidate_limit=4, result_limit=4, limit_unit="documents"
+    )
+    docs = retriever.retrieve("ledger entry", ASKER, policy=by_doc).chunks
+    assert len({s.chunk.doc_id for s in docs}) == 4
+    # the document ranking by first occurrence starts as the chunk ranking's does
+    first = list(dict.fromkeys(s.chunk.doc_id for s in chunks))
+    assert list(dict.fromkeys(s.chunk.doc_id for s in docs))[: len(first)] == first
+
+
+@pytest.mark.parametrize("mode", ["lexical", "dense"])
+def test_document_limits_cut_the_full_ranking(mode: str) -> None:
+    retriever = _many_chunked()
+    everything = RetrievalPolicy(mode=mode, candidate_limit=500, result_limit=500)
+    full = list(retriever.retrieve("ledger entry", ASKER, policy=everything).chunks)
+    for limit in (1, 2, 3, 4, 5):
+        policy = RetrievalPolicy(
+            mode=mode, candidate_limit=limit, result_limit=limit, limit_unit="documents"
+        )
+        got = retriever.retrieve("ledger entry", ASKER, policy=policy).chunks
+        assert list(got) == cut(full, limit, "documents")
+
+
+@given(
+    docs=st.lists(st.sampled_from("abcde"), max_size=30),
+    limit=st.integers(1, 6),
+)
+def test_cut_keeps_the_longest_prefix_with_at_most_limit_documents(
+    docs: list[str], limit: int
+) -> None:
+    from ragward.reference import Scored
+    from ragward.reference.chunking import Chunk
+
+    ranking = [
+        Scored(Chunk(f"{d}::{i}", d, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
+        for i, d in enumerate(docs)
+    ]
+    kept = cut(ranking, limit, "documents")
+    assert kept == ranking[: len(kept)]
+    assert len({s.chunk.doc_id for s in kept}) == min(limit, len(set(docs)))
+    if len(kept) < len(ranking):  # the next chunk would bring one document too many
+        assert ranking[len(kept)].chunk.doc_id not in {s.chunk.doc_id for s in kept}
+    assert cut(ranking, limit) == ranking[:limit]
+
+
+def test_a_bad_limit_unit_is_refused() -> None:
+    with pytest.raises(ValueError, match="limit_unit must be one of chunks, documents"):
+        RetrievalPolicy(limit_unit="pages")
