@@ -195,7 +195,22 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
         f"{len(scores)} settings, {len(grid.indexes)} indexes, {elapsed:.1f} s",
         file=sys.stderr,
     )
+    print_encoding(sys.stderr)
     return 0
+
+
+def print_encoding(stream: Any) -> None:
+    """One line on what model embedders cost, when any ran: cache hits, texts encoded."""
+    from ragward.models.registry import encoding_stats
+
+    stats = encoding_stats()
+    if stats.hits or stats.misses:
+        corrupt = f", {stats.corrupt} corrupt entries recomputed" if stats.corrupt else ""
+        print(
+            f"embeddings: {stats.hits} from the cache, {stats.misses} encoded "
+            f"in {stats.encode_seconds:.1f} s{corrupt}",
+            file=stream,
+        )
 
 
 def _progress_stream(args: argparse.Namespace) -> Any:

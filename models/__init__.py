@@ -9,7 +9,13 @@ from ragward.models.cache import (
     text_key,
 )
 from ragward.models.minilm import DIMENSIONS, MAX_WORD_PIECES, PACKAGINGS, MiniLMEmbedder
-from ragward.models.registry import EMBEDDERS, RERANKERS, embedder_named, reranker_named
+from ragward.models.registry import (
+    EMBEDDERS,
+    RERANKERS,
+    embedder_named,
+    encoding_stats,
+    reranker_named,
+)
 from ragward.models.rerankers import EmbeddingReranker
 
 __all__ = [
@@ -26,6 +32,7 @@ __all__ = [
     "MiniLMEmbedder",
     "default_cache_dir",
     "embedder_named",
+    "encoding_stats",
     "reranker_named",
     "text_key",
 ]

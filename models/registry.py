@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 
 from ragward.errors import InvalidArgument
-from ragward.models.cache import CACHE_ENV, CachedEmbedder, EmbeddingCache
+from ragward.models.cache import CACHE_ENV, CachedEmbedder, CacheStats, EmbeddingCache
 from ragward.models.minilm import PACKAGINGS, MiniLMEmbedder
 from ragward.models.rerankers import EmbeddingReranker
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker
 
-__all__ = ["EMBEDDERS", "RERANKERS", "embedder_named", "reranker_named"]
+__all__ = ["EMBEDDERS", "RERANKERS", "embedder_named", "encoding_stats", "reranker_named"]
 
 #: Embedder names, for messages (``hash-<N>`` takes any dimension count).
 EMBEDDERS: tuple[str, ...] = ("hash-<N>", *PACKAGINGS)
@@ -26,6 +26,7 @@ EMBEDDERS: tuple[str, ...] = ("hash-<N>", *PACKAGINGS)
 RERANKERS: tuple[str, ...] = ("lexical-overlap", *PACKAGINGS)
 
 _caches: dict[str, EmbeddingCache] = {}
+_made: list[CachedEmbedder] = []  # every cached embedder this process built, for its stats
 
 
 def _cache() -> EmbeddingCache | None:
@@ -49,8 +50,25 @@ def embedder_named(name: str) -> Embedder:
     if name in PACKAGINGS:
         model = MiniLMEmbedder(name)
         cache = _cache()
-        return model if cache is None else CachedEmbedder(model, cache)
+        if cache is None:
+            return model
+        cached = CachedEmbedder(model, cache)
+        _made.append(cached)
+        return cached
     raise InvalidArgument(f"unknown embedder {name!r}; known: {', '.join(EMBEDDERS)}")
+
+
+def encoding_stats() -> CacheStats:
+    """What every cached model embedder of this process did, summed: texts served from the
+    cache, texts encoded, corrupt entries, seconds encoding and seconds in all."""
+    total = CacheStats()
+    for cached in _made:
+        total.hits += cached.stats.hits
+        total.misses += cached.stats.misses
+        total.corrupt += cached.stats.corrupt
+        total.encode_seconds += cached.stats.encode_seconds
+        total.total_seconds += cached.stats.total_seconds
+    return total
 
 
 def reranker_named(name: str) -> Reranker:

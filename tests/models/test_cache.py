@@ -90,7 +90,8 @@ def test_a_corrupt_entry_is_recomputed_never_served(tmp_path: Path, damage: str)
     cached = CachedEmbedder(model, cache)
     got = cached.embed(texts)
     np.testing.assert_array_equal(got, want)
-    assert cached.stats.corrupt == 2 and sorted(model.encoded) == sorted(texts)
+    assert cached.stats.corrupt == 2
+    assert sorted(model.encoded) == sorted(texts)
     # the recomputed entries were written back: the next run is clean
     again = CachedEmbedder(CountingEmbedder(), EmbeddingCache(tmp_path))
     again.embed(texts)
@@ -134,7 +135,8 @@ def test_two_processes_share_one_cache(tmp_path: Path) -> None:
     model = CountingEmbedder()
     cached = CachedEmbedder(model, EmbeddingCache(tmp_path))
     got = cached.embed(texts)
-    assert model.encoded == [] and cached.stats.corrupt == 0
+    assert model.encoded == []
+    assert cached.stats.corrupt == 0
     np.testing.assert_array_equal(got, HashEmbedder(16).embed(texts))
 
 

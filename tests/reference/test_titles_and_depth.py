@@ -80,9 +80,7 @@ def test_document_depth_reaches_k_documents(mode: str) -> None:
     by_chunk = RetrievalPolicy(mode=mode, candidate_limit=4, result_limit=4)
     chunks = retriever.retrieve("ledger entry", ASKER, policy=by_chunk).chunks
     assert len({s.chunk.doc_id for s in chunks}) < 4  # "big" fills the chunk limit
-    by_doc = RetrievalPolicy(
-        mode=mode, candidate_limit=4, result_limit=4, limit_unit="documents"
-    )
+    by_doc = RetrievalPolicy(mode=mode, candidate_limit=4, result_limit=4, limit_unit="documents")
     docs = retriever.retrieve("ledger entry", ASKER, policy=by_doc).chunks
     assert len({s.chunk.doc_id for s in docs}) == 4
     # the document ranking by first occurrence starts as the chunk ranking's does
