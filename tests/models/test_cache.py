@@ -106,7 +106,7 @@ def test_a_file_that_is_not_a_database_is_set_aside(
     got = CachedEmbedder(model, EmbeddingCache(tmp_path)).embed(["x y"])
     np.testing.assert_array_equal(got, HashEmbedder(16).embed(["x y"]))
     assert model.encoded == ["x y"]
-    assert "was not a readable database" in capsys.readouterr().err
+    assert "was not a readable cache database" in capsys.readouterr().err
     assert any(p.name.startswith("embeddings.sqlite3.corrupt-") for p in tmp_path.iterdir())
 
 
