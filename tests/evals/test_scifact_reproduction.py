@@ -60,8 +60,8 @@ def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Slice:
     beir = _scifact()
     qrels: dict[str, dict[str, int]] = {}
     for line in (beir / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]:
-        qid, doc, grade = line.split("\t")
-        qrels.setdefault(qid, {})[doc] = int(grade)
+        qid, judged_doc, grade = line.split("\t")
+        qrels.setdefault(qid, {})[judged_doc] = int(grade)
     chosen = sorted(qrels, key=int)[:100]
     qrels = {q: qrels[q] for q in chosen}
     judged = {doc for grades in qrels.values() for doc in grades}
