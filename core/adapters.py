@@ -269,18 +269,23 @@ def reference_factory(
     embedder: str | None = None,
     reranker: str | None = None,
     grounding: GroundingChecker | None = None,
+    lexical_max_tokens: int | None = None,
+    lexical_overlap_tokens: int = 0,
 ) -> ReferenceSystem:
     """A fresh reference system: the factory ``ragward conform`` uses by default.
 
     The evals pass index settings by keyword (chunk size and overlap in tokens, an
-    embedder name, a reranker name: see :mod:`ragward.models.registry`); unset ones keep
-    the reference's defaults. ``grounding`` replaces the lexical-overlap grounding check
-    with a team's own :class:`~ragward.reference.GroundingChecker`.
+    embedder name, a reranker name: see :mod:`ragward.models.registry`; a chunk size of
+    the lexical index's own); unset ones keep the reference's defaults. ``grounding``
+    replaces the lexical-overlap grounding check with a team's own
+    :class:`~ragward.reference.GroundingChecker`.
     """
     defaults = Chunking()
     chunking = Chunking(
         defaults.max_tokens if max_tokens is None else max_tokens,
         defaults.overlap_tokens if overlap_tokens is None else overlap_tokens,
+        lexical_max_tokens,
+        lexical_overlap_tokens,
     )
     retriever = AuthorizedRetriever(
         embedder=HashEmbedder() if embedder is None else embedder_named(embedder),

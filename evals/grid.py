@@ -47,15 +47,23 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
 
 @dataclass(frozen=True, order=True)
 class IndexSetting:
-    """What one index is built with."""
+    """What one index is built with; ``lexical_max_tokens`` (with its overlap) gives the
+    lexical index chunks of its own size."""
 
     max_tokens: int
     overlap_tokens: int
     embedder: str
+    lexical_max_tokens: int | None = None
+    lexical_overlap_tokens: int = 0
 
     @property
     def label(self) -> str:
-        return f"c{self.max_tokens}o{self.overlap_tokens}/{self.embedder}"
+        lexical = (
+            ""
+            if self.lexical_max_tokens is None
+            else f"+lex{self.lexical_max_tokens}o{self.lexical_overlap_tokens}"
+        )
+        return f"c{self.max_tokens}o{self.overlap_tokens}{lexical}/{self.embedder}"
 
 
 #: The reranker name that turns reranking off, and the one that keeps the system's own.
@@ -137,10 +145,7 @@ class Grid:
             "measures": list(self.measures),
             "grounding_depth": self.grounding_depth,
             "index": {
-                "chunking": _unique(
-                    {"max_tokens": i.max_tokens, "overlap_tokens": i.overlap_tokens}
-                    for i in self.indexes
-                ),
+                "chunking": _unique(_chunking_data(i) for i in self.indexes),
                 "embedder": _unique(i.embedder for i in self.indexes),
             },
             "retrieval": {
@@ -235,16 +240,34 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
     chunkings = data["index"]["chunking"]
     if not isinstance(chunkings, list) or not chunkings:
         raise fail("index.chunking", "must be a non-empty list of {max_tokens, overlap_tokens}")
-    sizes: list[tuple[int, int]] = []
+    sizes: list[tuple[int, int, int | None, int]] = []
+    lexical_keys = {"lexical_max_tokens", "lexical_overlap_tokens"}
     for item in chunkings:
-        if not isinstance(item, dict) or set(item) != {"max_tokens", "overlap_tokens"}:
-            raise fail("index.chunking", f"{item!r} must be {{max_tokens = N, overlap_tokens = M}}")
-        size, overlap = item["max_tokens"], item["overlap_tokens"]
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in (size, overlap)) or not (
-            size >= 1 and 0 <= overlap < size
-        ):
-            raise fail("index.chunking", f"{item!r} needs integers with 0 <= overlap < max")
-        sizes.append((size, overlap))
+        keys = set(item) if isinstance(item, dict) else set()
+        if not keys or not {"max_tokens", "overlap_tokens"} <= keys <= {
+            "max_tokens",
+            "overlap_tokens",
+            *lexical_keys,
+        }:
+            raise fail(
+                "index.chunking",
+                f"{item!r} must be {{max_tokens = N, overlap_tokens = M}}, optionally with "
+                "lexical_max_tokens and lexical_overlap_tokens",
+            )
+        pairs = [(item["max_tokens"], item["overlap_tokens"])]
+        if "lexical_max_tokens" in item:
+            pairs.append((item["lexical_max_tokens"], item.get("lexical_overlap_tokens", 0)))
+        elif "lexical_overlap_tokens" in item:
+            raise fail(
+                "index.chunking", f"{item!r}: lexical_overlap_tokens needs lexical_max_tokens"
+            )
+        for size, overlap in pairs:
+            if any(isinstance(v, bool) or not isinstance(v, int) for v in (size, overlap)) or not (
+                size >= 1 and 0 <= overlap < size
+            ):
+                raise fail("index.chunking", f"{item!r} needs integers with 0 <= overlap < max")
+        lexical = pairs[1] if len(pairs) > 1 else (None, 0)
+        sizes.append((*pairs[0], *lexical))
     if len(set(sizes)) != len(sizes):
         raise fail("index.chunking", "lists a chunking twice")
     embedders = values("index", "embedder", str, lambda e: bool(e), "embedder names")
@@ -255,7 +278,7 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         depth=data["depth"],
         measures=measures,
         grounding_depth=data["grounding_depth"],
-        indexes=tuple(IndexSetting(s, o, e) for (s, o) in sizes for e in embedders),
+        indexes=tuple(IndexSetting(s, o, e, ls, lo) for (s, o, ls, lo) in sizes for e in embedders),
         modes=modes,
         rrf_ks=values("retrieval", "rrf_k", float, lambda k: k > 0, "a number > 0"),
         reranks=_rerankers(data["retrieval"]["rerank"], fail),
@@ -285,6 +308,14 @@ def _rerankers(raw: Any, fail: Any) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise fail("retrieval.rerank", "lists a reranker twice")
     return tuple(names)
+
+
+def _chunking_data(index: IndexSetting) -> dict[str, int]:
+    data = {"max_tokens": index.max_tokens, "overlap_tokens": index.overlap_tokens}
+    if index.lexical_max_tokens is not None:
+        data["lexical_max_tokens"] = index.lexical_max_tokens
+        data["lexical_overlap_tokens"] = index.lexical_overlap_tokens
+    return data
 
 
 def _line_of(text: str, key: str) -> int | None:

@@ -40,6 +40,7 @@ def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
         "id": setting.id,
         "max_tokens": setting.index.max_tokens,
         "overlap_tokens": setting.index.overlap_tokens,
+        "lexical_max_tokens": setting.index.lexical_max_tokens,
         "embedder": setting.index.embedder,
         "mode": setting.mode,
         "rrf_k": setting.rrf_k,
@@ -103,7 +104,8 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
     for entry in results["settings"]:
         measures = list(entry["means"])
         knobs = [
-            f"{entry['max_tokens']}/{entry['overlap_tokens']}",
+            f"{entry['max_tokens']}/{entry['overlap_tokens']}"
+            + (f"+lex{entry['lexical_max_tokens']}" if entry.get("lexical_max_tokens") else ""),
             entry["embedder"],
             entry["mode"],
             "" if entry["rrf_k"] is None else f"{entry['rrf_k']:g}",

@@ -57,6 +57,14 @@ class SystemBuilder:
                 f"only be run with a grid of one chunking and one embedder; this grid has "
                 f"{len(grid.indexes)} index settings"
             )
+        split = ("lexical_max_tokens", "lexical_overlap_tokens")
+        if any(i.lexical_max_tokens is not None for i in grid.indexes) and not takes_keywords(
+            factory, split
+        ):
+            raise InputError(
+                f"{name} takes no {split[0]} keyword, so it cannot give the lexical index "
+                "chunks of their own size; drop lexical_max_tokens from index.chunking"
+            )
         if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
             raise InputError(
                 f"{name} takes no reranker keyword, so it cannot be built with reranker "
@@ -71,6 +79,11 @@ class SystemBuilder:
                 max_tokens=index.max_tokens,
                 overlap_tokens=index.overlap_tokens,
                 embedder=index.embedder,
+            )
+        if index.lexical_max_tokens is not None:
+            keywords.update(
+                lexical_max_tokens=index.lexical_max_tokens,
+                lexical_overlap_tokens=index.lexical_overlap_tokens,
             )
         if reranker is not None:
             keywords["reranker"] = reranker

@@ -63,13 +63,23 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Chunking:
-    """Chunk-size settings; ``overlap_tokens`` must lie in ``[0, max_tokens)``."""
+    """Chunk-size settings; ``overlap_tokens`` must lie in ``[0, max_tokens)``.
+
+    By default both indexes read the same chunks. With ``lexical_max_tokens`` set, the
+    lexical index reads chunks of that size (ids ``doc::L1``, ``doc::L2``, ...) and the
+    dense index the ``max_tokens`` chunks: BM25 over whole documents or long windows, say,
+    and vectors over passages short enough for the model — the chunks of both kinds are
+    hits like any other, and document-level fusion (``limit_unit="documents"``) combines
+    them per document.
+    """
 
     max_tokens: int = 96
     overlap_tokens: int = 16
+    lexical_max_tokens: int | None = None
+    lexical_overlap_tokens: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("max_tokens", "overlap_tokens"):
+        for name in ("max_tokens", "overlap_tokens", "lexical_overlap_tokens"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidArgument(f"Chunking.{name} must be an integer, got {value!r}")
@@ -80,6 +90,13 @@ class Chunking:
                 f"Chunking.overlap_tokens must be in [0, max_tokens={self.max_tokens}), "
                 f"got {self.overlap_tokens!r}"
             )
+        if self.lexical_max_tokens is not None:
+            Chunking(self.lexical_max_tokens, self.lexical_overlap_tokens)  # same rules
+
+    @property
+    def split(self) -> bool:
+        """Whether the lexical index reads chunks of its own size."""
+        return self.lexical_max_tokens is not None
 
 
 def chunk_document(
@@ -88,6 +105,7 @@ def chunk_document(
     max_tokens: int = 96,
     overlap_tokens: int = 16,
     token_counter: TokenCounter = estimate_tokens,
+    id_prefix: str = "",
 ) -> list[Chunk]:
     """Cut ``document`` into chunks, sections first, size second.
 
@@ -109,7 +127,7 @@ def chunk_document(
             begin, finish = words[first][0], words[last][1]
             chunks.append(
                 Chunk(
-                    chunk_id=f"{document.doc_id}::{len(chunks) + 1}",
+                    chunk_id=f"{document.doc_id}::{id_prefix}{len(chunks) + 1}",
                     doc_id=document.doc_id,
                     tenant=document.tenant,
                     text=text[begin:finish],

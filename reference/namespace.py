@@ -21,13 +21,16 @@ from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, Document, Pri
 from ragward.reference.lexical import BM25Index, BM25Params
 from ragward.reference.text import tokenize
 
-__all__ = ["Namespace"]
+__all__ = ["BOTH", "DENSE", "LEXICAL", "Namespace"]
 
 Mask = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
 
 # Compact when dead rows outnumber live ones and there are at least this many.
 _COMPACT_MIN_DEAD = 1024
+
+#: Which indexes read a row (a chunk): both, by default; one, under a split chunking.
+LEXICAL, DENSE, BOTH = 1, 2, 3
 
 
 @dataclass
@@ -50,6 +53,8 @@ class Namespace:
         self._clearance = Column(np.int8)
         self._barrier = Column(np.int32)
         self._tick = Column(np.int64)
+        self._role = Column(np.int8)
+        self.split_roles = False  # True once any row is read by one index only
         self._barrier_codes: dict[str, int] = {}
         self._dead = 0
 
@@ -72,17 +77,24 @@ class Namespace:
             )
 
     def upsert(
-        self, document: Document, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats
+        self,
+        document: Document,
+        chunks: list[Chunk],
+        tokens: list[list[str]],
+        vectors: Floats,
+        roles: list[int] | None = None,
     ) -> None:
         """Replace every chunk of ``document``'s previous version with ``chunks``.
 
-        The caller holds the retriever's lock and has already checked the version, so the
-        swap is atomic to readers.
+        ``roles`` says which index reads each chunk (:data:`LEXICAL`, :data:`DENSE` or
+        :data:`BOTH`, the default); a dense-only row has no tokens, a lexical-only row a
+        zero vector. The caller holds the retriever's lock and has already checked the
+        version, so the swap is atomic to readers.
         """
         self.check_version(document)
         state = self.docs.get(document.doc_id)
         first = len(self.chunks)
-        self._append(chunks, tokens, vectors)
+        self._append(chunks, tokens, vectors, roles or [BOTH] * len(chunks))
         if state is not None:
             self._kill(state.rows)
         self.docs[document.doc_id] = _DocState(
@@ -101,7 +113,9 @@ class Namespace:
         self._maybe_compact()
         return True
 
-    def _append(self, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats) -> None:
+    def _append(
+        self, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats, roles: list[int]
+    ) -> None:
         # Every column value is computed before the first write, so nothing here can fail
         # half-way through an upsert.
         clearance = [CLASSIFICATIONS.index(c.classification) for c in chunks]
@@ -115,6 +129,8 @@ class Namespace:
         self._clearance.extend(clearance)
         self._barrier.extend(barriers)
         self._tick.extend(ticks)
+        self._role.extend(roles)
+        self.split_roles = self.split_roles or any(role != BOTH for role in roles)
 
     def _barrier_code(self, barrier: str | None) -> int:
         if barrier is None:
@@ -132,15 +148,22 @@ class Namespace:
         fresh = Namespace(self.tenant, self.lexical.params, self.vectors.dimensions)
         fresh._barrier_codes = self._barrier_codes
         remap = {int(old): new for new, old in enumerate(live)}
+        roles = self._role.view()
         fresh._append(
             [self.chunks[i] for i in live],
-            [tokenize(self.chunks[i].search_text) for i in live],
+            [tokenize(self.chunks[i].search_text) if roles[i] & LEXICAL else [] for i in live],
             self.vectors.matrix()[live],
+            [int(roles[i]) for i in live],
         )
         for state in self.docs.values():
             state.rows = [remap[r] for r in state.rows]
         fresh.docs = self.docs
         self.__dict__.update(fresh.__dict__)
+
+    def read_by(self, index: int) -> Mask:
+        """Rows the lexical (:data:`LEXICAL`) or dense (:data:`DENSE`) index reads."""
+        read: Mask = (self._role.view() & index) != 0
+        return read
 
     def live(self) -> Mask:
         live: Mask = self._live.view()

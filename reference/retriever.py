@@ -18,7 +18,7 @@ from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
 from ragward.reference.lexical import BM25Params
-from ragward.reference.namespace import Namespace
+from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace
 from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, top_rows, top_rows_by_document
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
 from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
@@ -178,21 +178,10 @@ class AuthorizedRetriever:
             namespace = self._namespace(document.tenant)
             namespace.check_version(document)
         # Chunk and embed outside the lock: a failure here leaves the index untouched.
-        chunks = chunk_document(
-            document,
-            max_tokens=self.chunking.max_tokens,
-            overlap_tokens=self.chunking.overlap_tokens,
-            token_counter=self.token_counter,
-        )
-        tokens = [tokenize(c.search_text) for c in chunks]
-        vectors = check_vectors(
-            self.embedder.embed([c.search_text for c in chunks]),
-            len(chunks),
-            self.embedder.dimensions,
-            self.embedder.name,
-        )
+        chunks, roles = self._chunks(document)
+        vectors = self._vectors([c for c, r in zip(chunks, roles, strict=True) if r & DENSE])
         with self._lock:
-            namespace.upsert(document, chunks, tokens, vectors)
+            namespace.upsert(document, chunks, *self._rows(chunks, roles, vectors, 0))
         return tuple(chunks)
 
     def ingest_many(
@@ -208,45 +197,70 @@ class AuthorizedRetriever:
         for document in documents:
             if not isinstance(document, Document):
                 raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
-        pending: list[tuple[Document, list[Chunk]]] = []
+        pending = [(document, *self._chunks(document)) for document in documents]
+        embedded = [
+            c
+            for _, chunks, roles in pending
+            for c, r in zip(chunks, roles, strict=True)
+            if r & DENSE
+        ]
+        parts = [
+            self._vectors(embedded[start : start + batch_size])
+            for start in range(0, len(embedded), batch_size)
+        ]
+        vectors = np.concatenate(parts) if parts else np.zeros((0, self.embedder.dimensions))
         out: list[tuple[Chunk, ...] | None] = []
-        texts: list[str] = []
-        for document in documents:
-            chunks = chunk_document(
-                document,
-                max_tokens=self.chunking.max_tokens,
-                overlap_tokens=self.chunking.overlap_tokens,
-                token_counter=self.token_counter,
-            )
-            pending.append((document, chunks))
-            texts.extend(c.search_text for c in chunks)
-        rows: list[Floats] = []
-        for start in range(0, len(texts), batch_size):
-            batch = texts[start : start + batch_size]
-            rows.append(
-                check_vectors(
-                    self.embedder.embed(batch),
-                    len(batch),
-                    self.embedder.dimensions,
-                    self.embedder.name,
-                )
-            )
-        vectors = np.concatenate(rows) if rows else np.zeros((0, self.embedder.dimensions))
         offset = 0
         with self._lock:
-            for document, chunks in pending:
-                mine = vectors[offset : offset + len(chunks)]
-                offset += len(chunks)
-                namespace = self._namespace(document.tenant)
+            for document, chunks, roles in pending:
+                tokens, mine, _ = self._rows(chunks, roles, vectors, offset)
+                offset += sum(1 for r in roles if r & DENSE)
                 try:
-                    namespace.upsert(
-                        document, chunks, [tokenize(c.search_text) for c in chunks], mine
-                    )
+                    self._namespace(document.tenant).upsert(document, chunks, tokens, mine, roles)
                 except VersionConflict:
                     out.append(None)
                     continue
                 out.append(tuple(chunks))
         return tuple(out)
+
+    def _chunks(self, document: Document) -> tuple[list[Chunk], list[int]]:
+        """The chunks of ``document`` and which index reads each."""
+        chunking = self.chunking
+        chunks = chunk_document(
+            document,
+            max_tokens=chunking.max_tokens,
+            overlap_tokens=chunking.overlap_tokens,
+            token_counter=self.token_counter,
+        )
+        if chunking.lexical_max_tokens is None:
+            return chunks, [BOTH] * len(chunks)
+        wide = chunk_document(
+            document,
+            max_tokens=chunking.lexical_max_tokens,
+            overlap_tokens=chunking.lexical_overlap_tokens,
+            token_counter=self.token_counter,
+            id_prefix="L",
+        )
+        return [*chunks, *wide], [DENSE] * len(chunks) + [LEXICAL] * len(wide)
+
+    def _vectors(self, chunks: Sequence[Chunk]) -> Floats:
+        texts = [c.search_text for c in chunks]
+        return check_vectors(
+            self.embedder.embed(texts), len(texts), self.embedder.dimensions, self.embedder.name
+        )
+
+    def _rows(
+        self, chunks: Sequence[Chunk], roles: Sequence[int], vectors: Floats, offset: int
+    ) -> tuple[list[list[str]], Floats, list[int]]:
+        """Tokens and vectors of every row: none for a row one index does not read."""
+        tokens = [
+            tokenize(c.search_text) if r & LEXICAL else []
+            for c, r in zip(chunks, roles, strict=True)
+        ]
+        rows = np.zeros((len(chunks), self.embedder.dimensions))
+        dense = [i for i, r in enumerate(roles) if r & DENSE]
+        rows[dense] = vectors[offset : offset + len(dense)]
+        return tokens, rows, list(roles)
 
     def delete(self, tenant: str, doc_id: str) -> bool:
         """Remove a document from results, counts and statistics; False if not present."""
@@ -328,14 +342,18 @@ class AuthorizedRetriever:
             matched = np.zeros(live.size, dtype=np.bool_)
             lexical: tuple[Scored, ...] = ()
             dense: tuple[Scored, ...] = ()
+            # Under a split chunking each index reads, and counts, its own rows only.
+            lexical_rows = namespace.read_by(LEXICAL) if namespace.split_roles else live
+            dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
             if policy.mode != "dense":
-                scores, hit = namespace.lexical.score(tokenize(query), eligible, live)
+                statistics = eligible & lexical_rows
+                scores, hit = namespace.lexical.score(tokenize(query), statistics, live)
                 matched |= hit
-                lexical = self._top(namespace, scores, eligible, policy)
+                lexical = self._top(namespace, scores, statistics, policy)
             if query_vector is not None:
                 scores = namespace.vectors.cosine(query_vector)
-                matched |= live & (scores > 0.0)
-                dense = self._top(namespace, scores, eligible, policy)
+                matched |= live & dense_rows & (scores > 0.0)
+                dense = self._top(namespace, scores, eligible & dense_rows, policy)
             hidden = matched & ~visible
             stale = matched & visible & ~eligible
             return FirstStage(

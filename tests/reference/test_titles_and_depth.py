@@ -126,3 +126,54 @@ def test_cut_keeps_the_longest_prefix_with_at_most_limit_documents(
 def test_a_bad_limit_unit_is_refused() -> None:
     with pytest.raises(ValueError, match="limit_unit must be one of chunks, documents"):
         RetrievalPolicy(limit_unit="pages")
+
+
+def _corpus(retriever: AuthorizedRetriever) -> AuthorizedRetriever:
+    retriever.ingest(Document("a", "acme", "Wire cut-off", " ".join(["noon wire desk"] * 9)))
+    retriever.ingest(Document("b", "acme", "", "sanctions review of every wire " * 4))
+    retriever.ingest(Document("c", "acme", "Holidays", "offices close on friday"))
+    return retriever
+
+
+def test_a_split_chunking_gives_each_index_its_own_chunks() -> None:
+    split = _corpus(AuthorizedRetriever(chunking=Chunking(8, 0, lexical_max_tokens=10_000)))
+    whole = _corpus(AuthorizedRetriever(chunking=Chunking(10_000, 0)))
+    small = _corpus(AuthorizedRetriever(chunking=Chunking(8, 0)))
+    for query in ("wire noon", "sanctions friday", "desk"):
+        lexical = RetrievalPolicy(mode="lexical", candidate_limit=50, result_limit=50)
+        got = split.retrieve(query, ASKER, policy=lexical).chunks
+        want = whole.retrieve(query, ASKER, policy=lexical).chunks
+        # BM25 reads only the whole-document rows: same scores, same statistics
+        assert [(s.chunk.doc_id, s.score) for s in got] == [
+            (s.chunk.doc_id, s.score) for s in want
+        ]
+        assert all("::L" in s.chunk.chunk_id for s in got)
+        dense = RetrievalPolicy(mode="dense", candidate_limit=50, result_limit=50)
+        got = split.retrieve(query, ASKER, policy=dense).chunks
+        want = small.retrieve(query, ASKER, policy=dense).chunks
+        assert [(s.chunk.chunk_id, s.score) for s in got] == [
+            (s.chunk.chunk_id, s.score) for s in want
+        ]
+    hybrid = RetrievalPolicy(candidate_limit=3, result_limit=3, limit_unit="documents")
+    hits = split.retrieve("wire", ASKER, policy=hybrid).chunks
+    ranking = list(dict.fromkeys(s.chunk.doc_id for s in hits))
+    assert set(ranking[:2]) == {"a", "b"}  # in both lists; "c" only where a cosine is > 0
+    assert {s.chunk.chunk_id for s in hits} >= {"a::L1", "b::L1"}
+
+
+def test_a_split_chunking_survives_compaction() -> None:
+    retriever = AuthorizedRetriever(chunking=Chunking(4, 0, lexical_max_tokens=10_000))
+    for version in range(1, 60):  # every upsert kills the previous version's rows
+        retriever.ingest(Document("a", "acme", "", "wire desk noon " * 40, version=version))
+    retriever.ingest(Document("b", "acme", "", "wire review"))
+    fresh = AuthorizedRetriever(chunking=Chunking(4, 0, lexical_max_tokens=10_000))
+    fresh.ingest(Document("a", "acme", "", "wire desk noon " * 40, version=59))
+    fresh.ingest(Document("b", "acme", "", "wire review"))
+    for mode in ("lexical", "dense"):
+        policy = RetrievalPolicy(mode=mode, candidate_limit=500, result_limit=500)
+        got = retriever.retrieve("wire", ASKER, policy=policy).chunks
+        want = fresh.retrieve("wire", ASKER, policy=policy).chunks
+        assert [(s.chunk.chunk_id, s.score) for s in got] == [
+            (s.chunk.chunk_id, s.score) for s in want
+        ]
+        assert got
