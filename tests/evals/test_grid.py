@@ -93,3 +93,31 @@ def test_measure_names_are_checked_and_expanded(tmp_path: Path) -> None:
     assert grid.measures == ("P_5", "P_10", "recip_rank")
     with pytest.raises(InputError, match=r"grid.toml line 1: field 'measures': .*ndcg_cut_10"):
         load_grid(_grid(tmp_path, 'measures = ["ndcg_10"]\n'))
+
+
+def test_a_chunking_can_give_the_lexical_index_its_own_size(tmp_path: Path) -> None:
+    grid = load_grid(
+        _grid(
+            tmp_path,
+            "[index]\nchunking = [{ max_tokens = 64, overlap_tokens = 16, "
+            "lexical_max_tokens = 1000, lexical_overlap_tokens = 10 }]\n",
+        )
+    )
+    (index,) = grid.indexes
+    assert (index.lexical_max_tokens, index.lexical_overlap_tokens) == (1000, 10)
+    assert index.label == "c64o16+lex1000o10/hash-96"
+    assert grid.to_data()["index"]["chunking"][0]["lexical_max_tokens"] == 1000
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "{ max_tokens = 64, overlap_tokens = 16, lexical_overlap_tokens = 1 }",
+        "{ max_tokens = 64, overlap_tokens = 16, lexical_max_tokens = 8, "
+        "lexical_overlap_tokens = 8 }",
+        "{ max_tokens = 64, overlap_tokens = 16, lexical = 8 }",
+    ],
+)
+def test_bad_lexical_chunkings_name_the_key(tmp_path: Path, entry: str) -> None:
+    with pytest.raises(InputError, match="index.chunking"):
+        load_grid(_grid(tmp_path, f"[index]\nchunking = [{entry}]\n"))
