@@ -119,5 +119,5 @@ def test_a_chunking_can_give_the_lexical_index_its_own_size(tmp_path: Path) -> N
     ],
 )
 def test_bad_lexical_chunkings_name_the_key(tmp_path: Path, entry: str) -> None:
-    with pytest.raises(InputError, match="index.chunking"):
+    with pytest.raises(InputError, match=r"index\.chunking"):
         load_grid(_grid(tmp_path, f"[index]\nchunking = [{entry}]\n"))

@@ -144,9 +144,7 @@ def test_a_split_chunking_gives_each_index_its_own_chunks() -> None:
         got = split.retrieve(query, ASKER, policy=lexical).chunks
         want = whole.retrieve(query, ASKER, policy=lexical).chunks
         # BM25 reads only the whole-document rows: same scores, same statistics
-        assert [(s.chunk.doc_id, s.score) for s in got] == [
-            (s.chunk.doc_id, s.score) for s in want
-        ]
+        assert [(s.chunk.doc_id, s.score) for s in got] == [(s.chunk.doc_id, s.score) for s in want]
         assert all("::L" in s.chunk.chunk_id for s in got)
         dense = RetrievalPolicy(mode="dense", candidate_limit=50, result_limit=50)
         got = split.retrieve(query, ASKER, policy=dense).chunks
