@@ -133,6 +133,7 @@ def _grid_run(dataset: Any, grid: Any, splits: tuple[str, ...]) -> tuple[Any, di
 def _tune(dataset: Any, grid: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     from ragward.evals.scoring import score_outcome
     from ragward.evals.significance import paired_randomization
+    from ragward.evals.tune import choose
 
     outcome, cost = _grid_run(dataset, grid, ("train", "test"))
     train, _ = score_outcome(outcome, dataset, grid, "train")
@@ -144,7 +145,7 @@ def _tune(dataset: Any, grid: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         pool = [s for s in scores if mode is None or s.setting.mode == mode]
         return max(enumerate(pool), key=lambda item: (item[1].means[objective], -item[0]))[1]
 
-    chosen = best(train)
+    chosen, _ = choose(train, objective, "accuracy")  # what `ragward tune` picks
     hybrid, lexical = best(train, "hybrid"), best(train, "lexical")
     queries = sorted(on_test[chosen.setting.id].per_query[objective])
 
