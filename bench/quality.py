@@ -252,8 +252,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", help="embedding cache directory (default: the user's)")
     parser.add_argument("--out", type=Path, default=Path("reports/scifact-models"))
     args = parser.parse_args(argv)
+    # the command as a reader would type it: no paths of this machine in a report
+    shown = ["python -m ragward.bench.quality", '--data "$RAGWARD_DATA/scifact"']
+    shown += ["--cache DIR"] if args.cache else []
+    shown += ["--grid", args.grid.name] if args.grid else []
     try:
-        return _run(args, " ".join(["python -m ragward.bench.quality", *(argv or sys.argv[1:])]))
+        return _run(args, " ".join(shown))
     except RagwardError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
