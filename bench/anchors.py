@@ -18,9 +18,29 @@ import numpy.typing as npt
 
 from ragward.reference.text import tokenize
 
-__all__ = ["bm25s_run", "dense_run", "minilm_direct", "pytrec_means"]
+__all__ = ["bm25s_run", "dense_run", "minilm_direct", "pytrec_means", "reproduction_grid"]
 
 Run = dict[str, dict[str, float]]
+
+
+def reproduction_grid(embedder: str, mode: str) -> str:
+    """The ragward side of a reproduction: one chunk per document, one mode, no rerank,
+    100 documents deep, scored by nDCG@10 and R@100 (a grid file's text)."""
+    return f"""
+name = "reproduce"
+split = "test"
+depth = 100
+measures = ["ndcg_cut_10", "recall_100"]
+[index]
+chunking = [{{ max_tokens = 1000000, overlap_tokens = 0 }}]
+embedder = ["{embedder}"]
+[retrieval]
+mode = ["{mode}"]
+rerank = ["none"]
+candidate_limit = [100]
+[grounding]
+min_overlap = [0.6]
+"""
 
 
 def bm25s_run(docs: Sequence[tuple[str, str]], queries: Mapping[str, str], depth: int = 100) -> Run:

@@ -44,26 +44,14 @@ def _lines(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def _grid_text(embedder: str, mode: str) -> str:
-    return f"""
-name = "reproduce"
-split = "test"
-depth = 100
-measures = ["ndcg_cut_10", "recall_100"]
-[index]
-chunking = [{{ max_tokens = 1000000, overlap_tokens = 0 }}]
-embedder = ["{embedder}"]
-[retrieval]
-mode = ["{mode}"]
-rerank = ["none"]
-candidate_limit = [100]
-[grounding]
-min_overlap = [0.6]
-"""
-
-
 def _reproduce(beir: Path, dataset: Any, work: Path) -> dict[str, Any]:
-    from ragward.bench.anchors import bm25s_run, dense_run, minilm_direct, pytrec_means
+    from ragward.bench.anchors import (
+        bm25s_run,
+        dense_run,
+        minilm_direct,
+        pytrec_means,
+        reproduction_grid,
+    )
     from ragward.evals import evaluate, load_grid
 
     qrels = dataset.qrels["test"]
@@ -73,7 +61,7 @@ def _reproduce(beir: Path, dataset: Any, work: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, embedder, mode in (("lexical", "hash-96", "lexical"), ("dense", "minilm", "dense")):
         grid_file = work / f"{name}.toml"
-        grid_file.write_text(_grid_text(embedder, mode), encoding="utf-8")
+        grid_file.write_text(reproduction_grid(embedder, mode), encoding="utf-8")
         (ours,) = evaluate(dataset, grid=load_grid(grid_file)).settings
         started = time.perf_counter()
         if name == "lexical":

@@ -20,23 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from ragward.bench.anchors import bm25s_run, dense_run, minilm_direct, pytrec_means
+from ragward.bench.anchors import (
+    bm25s_run,
+    dense_run,
+    minilm_direct,
+    pytrec_means,
+    reproduction_grid,
+)
 from ragward.evals import evaluate, load_dataset, load_grid
 
-GRID = """
-name = "slice"
-depth = 100
-measures = ["nDCG@10", "R@100"]
-[index]
-chunking = [{{ max_tokens = 1000000, overlap_tokens = 0 }}]
-embedder = ["{embedder}"]
-[retrieval]
-mode = ["{mode}"]
-rerank = ["none"]
-candidate_limit = [100]
-[grounding]
-min_overlap = [0.6]
-"""
 MEASURES = ("ndcg_cut_10", "recall_100")
 Slice = tuple[Path, list[dict[str, str]], dict[str, str], dict[str, dict[str, int]]]
 
@@ -89,7 +81,7 @@ def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Slice:
 
 def _ragward(root: Path, tmp_path: Path, embedder: str, mode: str) -> dict[str, float]:
     grid_file = tmp_path / "grid.toml"
-    grid_file.write_text(GRID.format(embedder=embedder, mode=mode), encoding="utf-8")
+    grid_file.write_text(reproduction_grid(embedder, mode), encoding="utf-8")
     (result,) = evaluate(load_dataset(root), grid=load_grid(grid_file)).settings
     return {"ndcg_cut_10": result.means["ndcg_cut_10"], "recall_100": result.means["recall_100"]}
 
