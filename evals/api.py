@@ -15,7 +15,6 @@ ir_measures' (``nDCG@10``, ``R@100``, ``RR``, ``P@10``); results are keyed by th
 from __future__ import annotations
 
 import io
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
@@ -142,14 +141,13 @@ def evaluate(
     if split not in dataset.qrels:
         known = ", ".join(sorted(dataset.qrels))
         raise InputError(f"split {split!r} has no qrels in {dataset.name} (it has: {known})")
-    stream = progress if progress is not None else io.StringIO()
     outcome = run_grid(
         dataset,
         grid,
         factory or reference_factory,
         splits=(split,),
-        name=getattr(factory, "__name__", "reference") if factory else "reference",
-        stream=stream if stream is not sys.stdout else sys.stderr,
+        name=getattr(factory, "__name__", "implementation") if factory else "reference",
+        stream=progress if progress is not None else io.StringIO(),
     )
     scores, _ = score_outcome(outcome, dataset, grid, split)
     results = tuple(SettingResult(s.setting, s.means, s.per_query, s.grounding) for s in scores)

@@ -181,7 +181,7 @@ class AuthorizedRetriever:
         chunks, roles = self._chunks(document)
         vectors = self._vectors([c for c, r in zip(chunks, roles, strict=True) if r & DENSE])
         with self._lock:
-            namespace.upsert(document, chunks, *self._rows(chunks, roles, vectors, 0))
+            namespace.upsert(document, chunks, *self._rows(chunks, roles, vectors, 0), roles)
         return tuple(chunks)
 
     def ingest_many(
@@ -213,7 +213,7 @@ class AuthorizedRetriever:
         offset = 0
         with self._lock:
             for document, chunks, roles in pending:
-                tokens, mine, _ = self._rows(chunks, roles, vectors, offset)
+                tokens, mine = self._rows(chunks, roles, vectors, offset)
                 offset += sum(1 for r in roles if r & DENSE)
                 try:
                     self._namespace(document.tenant).upsert(document, chunks, tokens, mine, roles)
@@ -251,7 +251,7 @@ class AuthorizedRetriever:
 
     def _rows(
         self, chunks: Sequence[Chunk], roles: Sequence[int], vectors: Floats, offset: int
-    ) -> tuple[list[list[str]], Floats, list[int]]:
+    ) -> tuple[list[list[str]], Floats]:
         """Tokens and vectors of every row: none for a row one index does not read."""
         tokens = [
             tokenize(c.search_text) if r & LEXICAL else []
@@ -260,7 +260,7 @@ class AuthorizedRetriever:
         rows = np.zeros((len(chunks), self.embedder.dimensions))
         dense = [i for i, r in enumerate(roles) if r & DENSE]
         rows[dense] = vectors[offset : offset + len(dense)]
-        return tokens, rows, list(roles)
+        return tokens, rows
 
     def delete(self, tenant: str, doc_id: str) -> bool:
         """Remove a document from results, counts and statistics; False if not present."""
