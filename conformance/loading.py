@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from ragward.conformance.contract import Capabilities, Factory
+from ragward.conformance.guard import CallTimeout
 from ragward.errors import RagwardError
 
 __all__ = ["FactoryError", "check_system", "load_factory"]
@@ -68,6 +69,8 @@ def check_system(factory: Factory, name: str) -> Capabilities:
     """Build one instance from ``factory``; its capabilities, or a :class:`FactoryError`."""
     try:
         system = factory()
+    except CallTimeout as error:  # a factory that hangs: said, not waited for
+        raise FactoryError(f"{name}(): {error}") from None
     except RagwardError as error:  # a deliberate error (a peer that will not start...)
         raise FactoryError(f"{name}: {_line(error)}") from None
     except Exception as error:  # the factory itself is broken: nothing can be checked
@@ -82,7 +85,10 @@ def check_system(factory: Factory, name: str) -> Capabilities:
             f"{name}() returned a {type(system).__name__}, which lacks "
             f"{', '.join(missing)} of the RetrievalSystem contract"
         )
-    capabilities = system.capabilities
+    try:
+        capabilities = system.capabilities
+    except CallTimeout as error:
+        raise FactoryError(f"{name}(): {error}") from None
     if not isinstance(capabilities, Capabilities):
         raise FactoryError(
             f"{name}().capabilities is a {type(capabilities).__name__}, "

@@ -50,6 +50,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="examples per invariant: ci (fast) or thorough (10x); default ci",
     )
     group.addoption(
+        "--ragward-call-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="time limit of each call into the implementation (default: 60 in-process, "
+        "10 per wire call); a call over it fails the invariant",
+    )
+    group.addoption(
         "--ragward-select",
         metavar="ID,...",
         default=None,
@@ -76,11 +84,16 @@ class _Conformance:
 
     def __init__(self, config: pytest.Config, spec: str | None, external: str | None) -> None:
         import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+        from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, guarded
         from ragward.conformance.invariant import LEVELS, REGISTRY
         from ragward.conformance.loading import FactoryError, check_system, load_factory
         from ragward.errors import RagwardError
 
         self.profile: str = config.getoption("ragward_profile")
+        limit = config.getoption("ragward_call_timeout")
+        if limit is not None and not 0 < limit < float("inf"):
+            raise pytest.UsageError(f"--ragward-call-timeout must be positive, got {limit!r}")
+        self.call_timeout: float = DEFAULT_CALL_TIMEOUT if limit is None else limit
         self.peers: Any = None  # the external factory, stopped at unconfigure
         if external is not None:
             option = "--ragward-external"
@@ -94,7 +107,7 @@ class _Conformance:
 
             self.spec = f"external: {shlex.join(command)}"
             self.origin = f"--external {shlex.quote(external)}"
-            self.peers = external_factory(command)
+            self.peers = external_factory(command, **({} if limit is None else {"timeout": limit}))
             self.factory: Any = self.peers
         else:
             assert spec is not None
@@ -104,7 +117,7 @@ class _Conformance:
         try:
             if self.peers is None:
                 self.factory = load_factory(self.spec)
-            check_system(self.factory, self.spec)
+            check_system(guarded(self.factory, self.call_timeout), self.spec)
         except (FactoryError, RagwardError) as error:
             self.close()
             raise pytest.UsageError(f"{option}: {error}") from None
@@ -190,6 +203,7 @@ class ConformanceItem(pytest.Item):
             self.plugin.factory,
             profile=self.plugin.profile,
             replay_hint=self._hint(stored),
+            call_timeout=self.plugin.call_timeout,
         )
         if verdict.status == "n/a":
             # Reported at the invariant's source, not at this line: one entry per invariant.

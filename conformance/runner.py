@@ -16,6 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from ragward.conformance.contract import Capabilities, Factory
+from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.records import from_data, to_data
 
@@ -87,14 +88,22 @@ def run_invariant(
     profile: str = "ci",
     replay_hint: str = "",
     shrink: bool = True,
+    call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
 ) -> Verdict:
     """Run one invariant; never raises for a failure of the implementation.
 
     ``shrink=False`` skips hypothesis' shrink phase: verdicts stay the same, the
     counterexample is the first failing case found rather than a minimal one.
+    ``call_timeout`` limits every call into the implementation, in seconds (see
+    :mod:`ragward.conformance.guard`; None: no limit); a call over it is an ``error``.
     """
+    if call_timeout is not None:
+        factory = guarded(factory, call_timeout)
     try:
         capabilities = factory().capabilities
+    except CallTimeout as error:
+        reason = f"the factory failed: {error}"
+        return Verdict(invariant.id, invariant.level, invariant.title, "error", 0, reason)
     except Exception as error:  # a peer that cannot start fails every invariant, loudly
         reason = f"the factory failed: {type(error).__name__}: {error}"
         return Verdict(invariant.id, invariant.level, invariant.title, "error", 0, reason)
@@ -120,6 +129,8 @@ def run_invariant(
         probe()
     except Violation as violation:
         return _failure(invariant, "fail", str(violation), last_case, tried, replay_hint)
+    except CallTimeout as error:  # a hang: a verdict at once, no retries of the same wait
+        return _failure(invariant, "error", str(error), last_case, tried, replay_hint)
     except Exception as error:  # the implementation crashed: report it, keep going
         where = traceback.extract_tb(error.__traceback__)[-1]
         reason = f"{type(error).__name__}: {error} (at {where.filename}:{where.lineno})"
@@ -151,6 +162,7 @@ def run_conformance(
     name: str = "",
     replay_hint: str = "",
     shrink: bool = True,
+    call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
 ) -> Report:
     """Run every registered invariant (or those in ``select``) against ``factory``."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
@@ -164,17 +176,33 @@ def run_conformance(
         chosen = [inv for inv in chosen if inv.id in wanted]
     chosen.sort(key=lambda inv: (LEVELS.index(inv.level), inv.id))
     verdicts = tuple(
-        run_invariant(inv, factory, profile=profile, replay_hint=replay_hint, shrink=shrink)
+        run_invariant(
+            inv,
+            factory,
+            profile=profile,
+            replay_hint=replay_hint,
+            shrink=shrink,
+            call_timeout=call_timeout,
+        )
         for inv in chosen
     )
     return Report(name or getattr(factory, "__qualname__", repr(factory)), profile, verdicts)
 
 
-def replay(factory: Factory, invariant_id: str, case: Any) -> None:
-    """Run invariant ``invariant_id`` once on a stored counterexample; raises on failure."""
+def replay(
+    factory: Factory,
+    invariant_id: str,
+    case: Any,
+    *,
+    call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
+) -> None:
+    """Run invariant ``invariant_id`` once on a stored counterexample; raises on failure
+    (:class:`~ragward.conformance.guard.CallTimeout` when a call hangs)."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 
     if invariant_id not in REGISTRY:
         raise ValueError(f"unknown invariant id {invariant_id!r}")
     invariant = REGISTRY[invariant_id]
+    if call_timeout is not None:
+        factory = guarded(factory, call_timeout)
     invariant.check(factory, from_data(invariant.case_type, case))

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ragward import __version__
 from ragward.conform import add_conform_parser
+from ragward.engines.command import add_engines_parser
 from ragward.errors import RagwardError
 from ragward.evals.eval_command import add_eval_parser
 from ragward.evals.gate import add_gate_parser
@@ -53,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     add_gate_parser(commands)
     add_metrics_parser(commands)
     add_conform_parser(commands)
+    add_engines_parser(commands)
     return parser
 
 

@@ -61,6 +61,13 @@ def add_conform_parser(commands: Any) -> None:
     conform.add_argument("--select", metavar="ID,...", help="run only these invariants")
     conform.add_argument("--json", metavar="FILE", type=Path, help="write the JSON report")
     conform.add_argument(
+        "--call-timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        help="time limit of each call into the implementation: a call over it is an error "
+        "verdict, never a hang (default: 60 in-process, 10 per wire call)",
+    )
+    conform.add_argument(
         "--replay",
         metavar="FILE",
         type=Path,
@@ -72,6 +79,22 @@ def add_conform_parser(commands: Any) -> None:
     conform.set_defaults(run=run_conform)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _call_timeout(args: argparse.Namespace) -> float:
+    from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT
+
+    return DEFAULT_CALL_TIMEOUT if args.call_timeout is None else float(args.call_timeout)
+
+
 def run_conform(args: argparse.Namespace) -> int:
     """The ``conform`` subcommand; a :class:`~ragward.errors.RagwardError` means exit 2."""
     if args.invariant and args.replay is None:
@@ -81,19 +104,25 @@ def run_conform(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         factory, name, origin = _factory(args, stack)
         if args.replay is not None:
-            return _replay(args.replay, args.invariant, factory, name, origin)
+            return _replay(args.replay, args.invariant, factory, name, origin, _call_timeout(args))
         return _conform(args, factory, name, origin)
 
 
 def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str) -> int:
+    from ragward.conformance.guard import guarded
     from ragward.conformance.loading import check_system
 
     chosen = _chosen(args.select)
     if args.json is not None and not args.json.resolve().parent.is_dir():
         raise InvalidArgument(f"--json {args.json}: directory {args.json.parent} does not exist")
-    check_system(factory, name)
+    check_system(guarded(factory, _call_timeout(args)), name)
     report = _run(
-        factory, name, args.profile, chosen, _replay_hint(origin, args.profile, args.json)
+        factory,
+        name,
+        args.profile,
+        chosen,
+        _replay_hint(origin, args.profile, args.json),
+        _call_timeout(args),
     )
     if args.json is not None:
         _write_atomically(args.json, _to_json(report))
@@ -116,7 +145,8 @@ def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Fac
             from ragward.conformance.wire import external_factory
         except ImportError as error:
             raise InvalidArgument(f"the external driver is unavailable: {error}") from None
-        external = stack.enter_context(external_factory(command))  # stops the peers
+        timeouts = {} if args.call_timeout is None else {"timeout": args.call_timeout}
+        external = stack.enter_context(external_factory(command, **timeouts))  # stops the peers
         factory: Factory = external
         return (
             factory,
@@ -156,7 +186,9 @@ def _replay_hint(origin: str, profile: str, json_path: Path | None) -> str:
     return f"{base} --replay {path} --invariant {{id}}"
 
 
-def _run(factory: Factory, name: str, profile: str, chosen: list[str], hint: str) -> Report:
+def _run(
+    factory: Factory, name: str, profile: str, chosen: list[str], hint: str, call_timeout: float
+) -> Report:
     from ragward.conformance.invariant import REGISTRY
     from ragward.conformance.runner import Report, run_invariant
 
@@ -168,7 +200,11 @@ def _run(factory: Factory, name: str, profile: str, chosen: list[str], hint: str
                 f"\r\033[Kconform [{number}/{len(chosen)}] {invariant_id}", end="", file=sys.stderr
             )
         invariant = REGISTRY[invariant_id]
-        verdicts.append(run_invariant(invariant, factory, profile=profile, replay_hint=hint))
+        verdicts.append(
+            run_invariant(
+                invariant, factory, profile=profile, replay_hint=hint, call_timeout=call_timeout
+            )
+        )
     if live:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     return Report(name, profile, tuple(verdicts))
@@ -202,7 +238,10 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _replay(path: Path, wanted: str | None, factory: Factory, name: str, origin: str) -> int:
+def _replay(
+    path: Path, wanted: str | None, factory: Factory, name: str, origin: str, call_timeout: float
+) -> int:
+    from ragward.conformance.guard import CallTimeout, guarded
     from ragward.conformance.invariant import REGISTRY, Violation
     from ragward.conformance.loading import check_system
     from ragward.conformance.records import from_data, to_data
@@ -216,11 +255,13 @@ def _replay(path: Path, wanted: str | None, factory: Factory, name: str, origin:
         case = from_data(invariant.case_type, entry["counterexample"])
     except TypeError as error:
         raise InvalidArgument(f"{path}: counterexample of {invariant_id}: {error}") from None
-    check_system(factory, name)
+    check_system(guarded(factory, call_timeout), name)
     try:
-        replay(factory, invariant_id, entry["counterexample"])
+        replay(factory, invariant_id, entry["counterexample"], call_timeout=call_timeout)
     except Violation as violation:
         status, reason = "fail", str(violation).splitlines()[0] if str(violation) else "fail"
+    except CallTimeout as error:
+        status, reason = "error", str(error)
     except Exception as error:  # the implementation crashed on the case: that is a finding
         status, reason = "error", f"{type(error).__name__}: {error}".splitlines()[0]
     else:

@@ -1,0 +1,133 @@
+"""Time limits on every call into an in-process implementation.
+
+An engine that hangs (a lock never released, a server that stopped answering, an index
+build that never ends) must give the kit a verdict with a reason, never a silent hang.
+:func:`guarded` wraps a factory so that the factory itself and every call on the systems
+it builds run on one worker thread and are waited for at most ``seconds``; a call that
+does not return in time raises :class:`CallTimeout` in the kit's thread.
+
+All calls of a guarded factory run on the *same* worker thread, in order: engines whose
+handles may not cross threads (an embedded engine's objects, a database connection) see
+one thread, as they would in a plain run. A thread cannot be killed, so the call that
+timed out is left running on its (daemon) thread and the next call starts a new worker;
+systems built on the abandoned worker are not used again by the kit, because every
+example builds its own.
+
+:class:`CallTimeout` derives from :class:`BaseException`, like :class:`KeyboardInterrupt`:
+hypothesis then stops at once instead of retrying and shrinking the case, each attempt
+costing the full limit again.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ragward.conformance.contract import Factory, RetrievalSystem
+
+__all__ = ["DEFAULT_CALL_TIMEOUT", "CallTimeout", "guarded"]
+
+#: Seconds any one call into an in-process implementation may take, by default.
+DEFAULT_CALL_TIMEOUT = 60.0
+
+T = TypeVar("T")
+
+
+class CallTimeout(BaseException):
+    """A call into the implementation did not return within the time limit."""
+
+
+class _Worker:
+    """One daemon thread running submitted calls in order."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], queue.SimpleQueue[Any]] | None]
+        self._jobs = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="ragward-guard", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            call, answer = job
+            try:
+                answer.put((True, call()))
+            except BaseException as error:  # handed to the caller, whatever it is
+                answer.put((False, error))
+
+    def run(self, call: Callable[[], T], seconds: float, what: str) -> T:
+        answer: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._jobs.put((call, answer))
+        try:
+            ok, value = answer.get(timeout=seconds)
+        except queue.Empty:
+            raise CallTimeout(
+                f"{what} did not return within {seconds:g} s (left running in the background)"
+            ) from None
+        if ok:
+            return value  # type: ignore[no-any-return]
+        raise value
+
+
+class _Guard:
+    """The worker shared by a guarded factory and its systems; replaced after a timeout."""
+
+    def __init__(self, seconds: float) -> None:
+        if not seconds > 0:
+            raise ValueError(f"the call time limit must be positive, got {seconds!r}")
+        self.seconds = seconds
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()
+
+    def run(self, call: Callable[[], T], what: str) -> T:
+        if threading.current_thread() is getattr(self._worker, "thread", None):
+            return call()  # a call made from inside a guarded call (a nested verb)
+        with self._lock:
+            if self._worker is None:
+                self._worker = _Worker()
+            worker = self._worker
+        try:
+            return worker.run(call, self.seconds, what)
+        except CallTimeout:
+            with self._lock:
+                if self._worker is worker:
+                    self._worker = None  # abandon the hung thread; the next call gets a new one
+            raise
+
+
+class _GuardedSystem:
+    """A system whose every method call goes through the guard."""
+
+    def __init__(self, system: Any, guard: _Guard, name: str) -> None:
+        self._system = system
+        self._guard = guard
+        self._name = name
+
+    @property
+    def capabilities(self) -> Any:
+        return self._guard.run(lambda: self._system.capabilities, f"{self._name}.capabilities")
+
+    def __getattr__(self, verb: str) -> Any:
+        target = getattr(self._system, verb)
+        if not callable(target):
+            return target
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self._guard.run(lambda: target(*args, **kwargs), f"{self._name}.{verb}()")
+
+        return call
+
+
+def guarded(factory: Factory, seconds: float = DEFAULT_CALL_TIMEOUT) -> Factory:
+    """``factory``, with the factory and every call on its systems limited to ``seconds``."""
+    guard = _Guard(seconds)
+    name = getattr(factory, "__name__", "factory")
+
+    def build() -> RetrievalSystem:
+        system = guard.run(factory, f"{name}()")
+        return _GuardedSystem(system, guard, type(system).__name__)
+
+    build.__name__ = name
+    build.__qualname__ = getattr(factory, "__qualname__", name)
+    return build

@@ -1,0 +1,88 @@
+"""``ragward engines``: the engine configurations, what each needs, and the verdict matrix.
+
+ragward engines                                 # list them, installed or not
+ragward engines --matrix --out reports/engines  # the full kit on each installed one
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from ragward.errors import InvalidArgument
+
+__all__ = ["add_engines_parser"]
+
+
+def add_engines_parser(commands: Any) -> None:
+    """Add the ``engines`` subcommand to the ``ragward`` parser's subcommands."""
+    engines = commands.add_parser(
+        "engines",
+        help="list the engine configurations; --matrix runs the kit on each",
+        description="List every engine configuration ragward can check (as --impl strings), "
+        "with what each needs installed. With --matrix, run the conformance kit on the "
+        "reference and on every installed configuration and write the verdict matrix.",
+    )
+    engines.add_argument(
+        "--matrix", action="store_true", help="run the kit on each and write the matrix"
+    )
+    engines.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports/engines"),
+        metavar="DIR",
+        help="where --matrix writes (default: reports/engines)",
+    )
+    engines.add_argument(
+        "--only",
+        metavar="LABEL,...",
+        help="with --matrix: only these columns (reference, qdrant-edge, ...)",
+    )
+    engines.add_argument(
+        "--profile", choices=("ci", "thorough"), default="ci", help="kit profile (default ci)"
+    )
+    engines.set_defaults(run=run_engines)
+
+
+def run_engines(args: argparse.Namespace) -> int:
+    from ragward.engines import configurations
+    from ragward.engines.matrix import REFERENCE, label, write_matrix
+
+    found = configurations()
+    if not args.matrix:
+        if args.only:
+            raise InvalidArgument("--only goes with --matrix")
+        rows = []
+        for c in found:
+            missing = c.missing()
+            state = f"missing {', '.join(missing)}" if missing else "installed"
+            needs = f"ragward[{c.extra}]" + (f"; {c.needs}" if c.needs else "")
+            rows.append((c.impl, state, needs, c.summary))
+        print(tabulate(rows, headers=("--impl", "state", "needs", "what it is")))
+        return 0
+    columns = [REFERENCE, *(c for c in found if c.in_matrix)]
+    if args.only:
+        wanted = [part.strip() for part in args.only.split(",") if part.strip()]
+        known = {label(c): c for c in columns}
+        unknown = [w for w in wanted if w not in known]
+        if unknown or not wanted:
+            raise InvalidArgument(
+                f"--only {args.only!r}: unknown column(s) {', '.join(unknown) or '(none)'}; "
+                f"known: {', '.join(known)}"
+            )
+        columns = [known[w] for w in wanted]
+    absent = [c for c in columns if c.missing()]
+    if absent:
+        first = absent[0]
+        raise InvalidArgument(
+            f"{first.impl} needs {', '.join(first.missing())}: pip install "
+            f"'ragward[{first.extra}]' (or leave it out with --only)"
+        )
+    if args.out.exists() and not args.out.is_dir():
+        raise InvalidArgument(f"--out {args.out}: exists and is not a directory")
+    write_matrix(columns, args.out, profile=args.profile)
+    print(f"wrote {args.out / 'matrix.md'} and one report per configuration")
+    return 0

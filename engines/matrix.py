@@ -1,0 +1,218 @@
+"""The verdict matrix: the full kit on the reference and on every engine configuration.
+
+For each configuration the kit's report is written as ``<engine>-<configuration>.json``
+(the format ``ragward conform --json`` writes, so ``ragward conform --impl ... --replay
+FILE --invariant ID`` reproduces any failure), then one table of invariant x
+configuration, with a line per failure naming its reason and its counterexample, as
+``matrix.md`` and ``matrix.json``. :func:`statuses` is what the golden test compares.
+
+    ragward engines --matrix --out reports/engines
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabulate import tabulate
+
+from ragward.conformance.loading import load_factory
+from ragward.conformance.report import summarize, to_json
+from ragward.conformance.runner import Report, Verdict, run_invariant
+from ragward.engines import Configuration
+from ragward.errors import InvalidArgument
+
+__all__ = ["REFERENCE", "Column", "render", "run_column", "statuses"]
+
+#: The reference's column: the baseline every engine is read against.
+REFERENCE = Configuration(
+    "reference",
+    "reference",
+    "ragward's reference implementation",
+    extra="",
+    modules=(),
+)
+
+_MARK = {"pass": "pass", "fail": "**FAIL**", "error": "**ERROR**", "n/a": "n/a"}
+
+
+def impl_of(configuration: Configuration) -> str:
+    """The ``--impl`` string of a column (the reference's own factory for the reference)."""
+    if configuration is REFERENCE or configuration.engine == "reference":
+        return "ragward.adapters:reference_factory"
+    return configuration.impl
+
+
+def label(configuration: Configuration) -> str:
+    """The column's short name, also its report's file stem: ``qdrant-edge``."""
+    if configuration.engine == "reference":
+        return "reference"
+    return f"{configuration.engine}-{configuration.name}"
+
+
+class Column:
+    """One configuration's report, and where it is stored."""
+
+    def __init__(self, configuration: Configuration, report: Report, seconds: float) -> None:
+        self.configuration = configuration
+        self.report = report
+        self.seconds = seconds
+
+    @property
+    def label(self) -> str:
+        return label(self.configuration)
+
+
+def run_column(
+    configuration: Configuration,
+    out: Path,
+    *,
+    profile: str = "ci",
+    select: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Column:
+    """Run the kit on ``configuration`` and store its report in ``out``."""
+    import time
+
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import LEVELS, REGISTRY
+
+    impl = impl_of(configuration)
+    factory = load_factory(impl)
+    stored = out / f"{label(configuration)}.json"
+    hint = f"ragward conform --impl {impl} --replay {stored.as_posix()} --invariant {{id}}"
+    chosen = sorted(REGISTRY.values(), key=lambda inv: (LEVELS.index(inv.level), inv.id))
+    if select is not None:
+        chosen = [inv for inv in chosen if inv.id in set(select)]
+    started = time.perf_counter()
+    verdicts: list[Verdict] = []
+    for number, invariant in enumerate(chosen, 1):
+        if progress is not None:
+            progress(f"{label(configuration)} [{number}/{len(chosen)}] {invariant.id}")
+        verdicts.append(run_invariant(invariant, factory, profile=profile, replay_hint=hint))
+    report = Report(impl, profile, tuple(verdicts))
+    seconds = time.perf_counter() - started
+    stored.write_text(to_json(report), encoding="utf-8")
+    return Column(configuration, report, seconds)
+
+
+def statuses(columns: Sequence[Column]) -> dict[str, dict[str, str]]:
+    """``{column label: {invariant id: status}}``: what the golden file records."""
+    return {column.label: {v.id: v.status for v in column.report.verdicts} for column in columns}
+
+
+def render(columns: Sequence[Column], profile: str) -> tuple[str, dict[str, Any]]:
+    """The matrix as markdown and as JSON-ready data."""
+    ids = [v.id for v in columns[0].report.verdicts]
+    titles = {v.id: v.title for v in columns[0].report.verdicts}
+    table_rows = []
+    for invariant_id in ids:
+        row = [f"{invariant_id}"]
+        for column in columns:
+            verdict = next(v for v in column.report.verdicts if v.id == invariant_id)
+            row.append(_MARK[verdict.status])
+        table_rows.append(row)
+    tallies = []
+    for column in columns:
+        counts = column.report.counts()
+        tallies.append(f"{counts['pass']}/{counts['fail']}/{counts['error']}/{counts['n/a']}")
+    table_rows.append(["pass/fail/error/n/a", *tallies])
+    table_rows.append(["seconds", *(f"{c.seconds:.0f}" for c in columns)])
+    headers = ["invariant", *(c.label for c in columns)]
+    lines = [
+        f"Verdicts of the conformance kit ({profile} profile) on the reference and on each "
+        "engine configuration (`ragward engines` lists them; `--impl ragward.engines.<engine>:"
+        "<configuration>`).",
+        "",
+        tabulate(table_rows, headers=headers, tablefmt="github", disable_numparse=True),
+        "",
+    ]
+    failures: dict[str, dict[str, dict[str, Any]]] = {}
+    notes = []
+    for column in columns:
+        for verdict in column.report.verdicts:
+            if verdict.status not in ("fail", "error"):
+                continue
+            entry = {
+                "title": titles[verdict.id],
+                "status": verdict.status,
+                "reason": verdict.reason,
+                "counterexample": summarize(verdict.counterexample)
+                if verdict.counterexample is not None
+                else "",
+                "replay": verdict.replay,
+            }
+            failures.setdefault(column.label, {})[verdict.id] = entry
+            case = f" [{entry['counterexample']}]" if entry["counterexample"] else ""
+            notes.append(
+                f"- **{column.label} {verdict.id}** ({verdict.status}): "
+                f"{_cell(verdict.reason)}{_cell(case)}"
+            )
+    if notes:
+        lines += [
+            "Failures (reason and counterexample; each replays with the command in "
+            "the configuration's JSON report):",
+            "",
+            *notes,
+            "",
+        ]
+    data = {
+        "profile": profile,
+        "columns": [
+            {
+                "label": c.label,
+                "impl": impl_of(c.configuration),
+                "summary": c.configuration.summary,
+                "seconds": round(c.seconds, 1),
+                "counts": c.report.counts(),
+            }
+            for c in columns
+        ],
+        "verdicts": statuses(columns),
+        "failures": failures,
+    }
+    return "\n".join(lines), data
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def write_matrix(
+    configurations: Sequence[Configuration],
+    out: Path,
+    *,
+    profile: str = "ci",
+    select: Sequence[str] | None = None,
+    stream: TextIO = sys.stderr,
+) -> list[Column]:
+    """Run every configuration, write each report and the matrix into ``out``."""
+    if not configurations:
+        raise InvalidArgument("no engine configuration to run (ragward engines lists them)")
+    out.mkdir(parents=True, exist_ok=True)
+    columns = []
+    for configuration in configurations:
+        column = run_column(
+            configuration,
+            out,
+            profile=profile,
+            select=select,
+            progress=lambda line: print(line, file=stream, flush=True),
+        )
+        counts = column.report.counts()
+        print(
+            f"{column.label}: {counts['pass']} pass, {counts['fail']} fail, "
+            f"{counts['error']} error, {counts['n/a']} n/a in {column.seconds:.0f} s",
+            file=stream,
+            flush=True,
+        )
+        columns.append(column)
+    markdown, data = render(columns, profile)
+    (out / "matrix.md").write_text(markdown, encoding="utf-8")
+    (out / "matrix.json").write_text(
+        json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return columns
