@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import time
 import traceback
 import zlib
 from collections.abc import Iterable
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis.errors import Flaky
 
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
@@ -21,6 +23,9 @@ from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.records import from_data, to_data
 
 __all__ = ["PROFILES", "Report", "Verdict", "replay", "run_conformance", "run_invariant"]
+
+#: Seconds hypothesis may spend shrinking one invariant's failure, by default.
+DEFAULT_SHRINK_BUDGET = 60.0
 
 #: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
 PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
@@ -89,11 +94,16 @@ def run_invariant(
     replay_hint: str = "",
     shrink: bool = True,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
+    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
 ) -> Verdict:
     """Run one invariant; never raises for a failure of the implementation.
 
     ``shrink=False`` skips hypothesis' shrink phase: verdicts stay the same, the
     counterexample is the first failing case found rather than a minimal one.
+    ``shrink_budget`` bounds the seconds spent shrinking once a case has failed; when it
+    is spent, the smallest failing case found so far is reported (the reason says so).
+    A case that fails and then passes when hypothesis runs it again is reported as
+    failing, the reason marked *flaky* — an unstable answer is a finding, not a pass.
     ``call_timeout`` limits every call into the implementation, in seconds (see
     :mod:`ragward.conformance.guard`; None: no limit); a call over it is an ``error``.
     """
@@ -113,6 +123,8 @@ def run_invariant(
         return Verdict(invariant.id, invariant.level, invariant.title, "n/a", 0, reason)
     tried = 0
     last_case: list[Any] = []
+    failing: list[Any] = []  # the latest failing case and what it raised
+    clock: dict[str, float] = {}
 
     # A seed of the invariant's own, so the examples are the same in every checkout and
     # process (derandomize would hash the probe's source location instead).
@@ -121,21 +133,51 @@ def run_invariant(
     @given(invariant.cases())
     def probe(case: Any) -> None:
         nonlocal tried
+        if "failed" in clock and time.monotonic() - clock["failed"] > shrink_budget:
+            raise _ShrinkBudgetSpent
         tried += 1
         last_case[:] = [case]
-        invariant.check(factory, case)
+        try:
+            invariant.check(factory, case)
+        except Exception as error:
+            clock.setdefault("failed", time.monotonic())
+            failing[:] = [case, error]
+            raise
 
     try:
         probe()
+    except _ShrinkBudgetSpent:  # stop shrinking: the smallest failing case found so far
+        case, failure = failing
+        status, reason = _outcome(failure)
+        spent = f" (shrinking stopped after its {shrink_budget:g} s budget)"
+        return _failure(invariant, status, reason + spent, [case], tried, replay_hint)
+    except Flaky:  # failed once, then passed on the same case: an unstable answer
+        case, failure = failing
+        status, reason = _outcome(failure)
+        again = " (flaky: the same case passed when run again)"
+        return _failure(invariant, status, reason + again, [case], tried, replay_hint)
     except Violation as violation:
         return _failure(invariant, "fail", str(violation), last_case, tried, replay_hint)
     except CallTimeout as error:  # a hang: a verdict at once, no retries of the same wait
         return _failure(invariant, "error", str(error), last_case, tried, replay_hint)
     except Exception as error:  # the implementation crashed: report it, keep going
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        reason = f"{type(error).__name__}: {error} (at {where.filename}:{where.lineno})"
-        return _failure(invariant, "error", reason, last_case, tried, replay_hint)
+        status, reason = _outcome(error)
+        return _failure(invariant, status, reason, last_case, tried, replay_hint)
     return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
+
+
+class _ShrinkBudgetSpent(BaseException):
+    """Raised in the probe to end hypothesis' shrinking when its time budget is spent."""
+
+
+def _outcome(error: BaseException) -> tuple[str, str]:
+    """A failure's status and one-line reason: a Violation fails, anything else errors."""
+    if isinstance(error, Violation):
+        return "fail", str(error)
+    if isinstance(error, CallTimeout):
+        return "error", str(error)
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return "error", f"{type(error).__name__}: {error} (at {where.filename}:{where.lineno})"
 
 
 def _failure(
@@ -163,6 +205,7 @@ def run_conformance(
     replay_hint: str = "",
     shrink: bool = True,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
+    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
 ) -> Report:
     """Run every registered invariant (or those in ``select``) against ``factory``."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
@@ -183,6 +226,7 @@ def run_conformance(
             replay_hint=replay_hint,
             shrink=shrink,
             call_timeout=call_timeout,
+            shrink_budget=shrink_budget,
         )
         for inv in chosen
     )

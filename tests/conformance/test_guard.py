@@ -131,3 +131,49 @@ def test_the_call_timeout_must_be_positive(capsys: pytest.CaptureFixture[str]) -
 def sleeping_factory() -> Any:
     time.sleep(30)
     return reference_factory()
+
+
+class SlowLeak:
+    """Ignores barriers (a leak), and takes a while to answer."""
+
+    def __init__(self) -> None:
+        from tests.conformance.broken import BarriersIgnored
+
+        self.inner = BarriersIgnored()
+        self.capabilities = self.inner.capabilities
+
+    def __getattr__(self, verb: str) -> Any:
+        return getattr(self.inner, verb)
+
+    def retrieve(self, *args: Any) -> Any:
+        time.sleep(0.05)
+        return self.inner.retrieve(*args)
+
+
+def test_shrinking_stops_when_its_budget_is_spent() -> None:
+    started = time.perf_counter()
+    verdict = run_invariant(REGISTRY["ISO-001"], SlowLeak, shrink_budget=0.5)
+    elapsed = time.perf_counter() - started
+    assert verdict.status == "fail"
+    assert "shrinking stopped after its 0.5 s budget" in verdict.reason
+    assert verdict.counterexample is not None
+    assert elapsed < 20
+
+
+_built = 0
+
+
+def flickers() -> Any:
+    """The first systems ignore barriers, later ones do not: a case fails, then passes."""
+    from tests.conformance.broken import BarriersIgnored
+
+    global _built
+    _built += 1
+    return BarriersIgnored() if _built <= 40 else reference_factory()
+
+
+def test_an_unstable_answer_is_a_failure_marked_flaky() -> None:
+    verdict = run_invariant(REGISTRY["ISO-001"], flickers)
+    assert verdict.status == "fail"
+    assert "flaky: the same case passed when run again" in verdict.reason
+    assert verdict.counterexample is not None

@@ -1,0 +1,254 @@
+"""The eval harness through every engine configuration, beside the reference.
+
+    python -m ragward.bench.engines --data "$RAGWARD_DATA/scifact" [--only LABEL,...]
+
+Each column (the reference, then every installed configuration of ``ragward engines``)
+is evaluated by the harness exactly as ``ragward eval --impl ...`` evaluates it:
+
+* **SciFact** (test split, the whole corpus), one chunk per document (title and text),
+  all-MiniLM-L6-v2 vectors (``minilm``, from the embedding cache once the first column
+  has filled it), every mode the configuration declares, ``rrf_k`` 60, candidate depth
+  100: nDCG@10, R@100, the harness's leakage@100, ingest wall time (every document, its
+  encoding included) and the latency of each ``retrieve`` call, p50 and p95;
+* **Tidewater** (the bundled multi-tenant set, hash embedder): nDCG@10 and leakage, the
+  figure that says whether an engine answers outside the asker's view on real labels.
+
+Writes ``reports/engines/quality.json`` and ``quality.md``. Latencies are wall times of
+one process on a shared machine: read them as ratios between columns measured in the
+same run, not as absolute figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ragward.errors import RagwardError
+
+__all__ = ["main"]
+
+_SCIFACT = ("ndcg_cut_10", "recall_100", "leakage_100")
+_TIDEWATER_DEPTH = 10
+
+
+class _Timed:
+    """A system whose ingests and retrieves are timed (the harness sees the same verbs)."""
+
+    def __init__(self, system: Any, clock: dict[str, Any]) -> None:
+        self._system = system
+        self._clock = clock
+        if hasattr(system, "ingest_many"):
+            self.ingest_many = self._ingest_many
+
+    @property
+    def capabilities(self) -> Any:
+        return self._system.capabilities
+
+    def ingest(self, doc: Any) -> bool:
+        started = time.perf_counter()
+        try:
+            return bool(self._system.ingest(doc))
+        finally:
+            self._clock["ingest"] += time.perf_counter() - started
+
+    def _ingest_many(self, docs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self._system.ingest_many(docs)
+        finally:
+            self._clock["ingest"] += time.perf_counter() - started
+
+    def delete(self, tenant: str, doc_id: str) -> None:
+        self._system.delete(tenant, doc_id)
+
+    def retrieve(self, query: str, asker: Any, now_tick: int, policy: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self._system.retrieve(query, asker, now_tick, policy)
+        finally:
+            self._clock["retrieve"].setdefault(policy.mode, []).append(
+                time.perf_counter() - started
+            )
+
+
+def _timed(factory: Callable[..., Any], clock: dict[str, Any]) -> Callable[..., Any]:
+    def build(**keywords: Any) -> _Timed:
+        return _Timed(factory(**keywords), clock)
+
+    build.__name__ = getattr(factory, "__name__", "factory")
+    build.__signature__ = __import__("inspect").signature(factory)  # type: ignore[attr-defined]
+    return build
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    import numpy as np
+
+    return float(np.percentile(np.asarray(values), share * 100)) if values else 0.0
+
+
+def _grid(
+    name: str,
+    split: str,
+    depth: int,
+    measures: tuple[str, ...],
+    embedder: str,
+    modes: tuple[str, ...],
+) -> Any:
+    from ragward.evals.grid import IndexSetting, default_grid
+
+    return replace(
+        default_grid(),
+        name=name,
+        split=split,
+        depth=depth,
+        measures=measures,
+        indexes=(IndexSetting(1_000_000, 0, embedder),),
+        modes=modes,
+        rrf_ks=(60.0,),
+        reranks=("none",),
+        candidate_limits=(depth,),
+    )
+
+
+def _column(label: str, impl: str, scifact: Any, tidewater: Any) -> list[dict[str, Any]]:
+    from ragward.conformance.loading import load_factory
+    from ragward.evals import evaluate
+
+    factory = load_factory(impl)
+    probe = factory()
+    modes = tuple(m for m in ("hybrid", "lexical", "dense") if probe.capabilities.has(m))
+    clock: dict[str, Any] = {"ingest": 0.0, "retrieve": {}}
+    started = time.perf_counter()
+    on_scifact = evaluate(
+        scifact,
+        _timed(factory, clock),
+        grid=_grid("engines-scifact", "test", 100, ("ndcg_cut_10", "recall_100"), "minilm", modes),
+        progress=sys.stderr,
+    )
+    wall = time.perf_counter() - started
+    on_tidewater = evaluate(
+        tidewater,
+        factory,
+        grid=_grid(
+            "engines-tidewater", "test", _TIDEWATER_DEPTH, ("ndcg_cut_10",), "hash-96", modes
+        ),
+    )
+    tide = {s.setting.mode: s.means for s in on_tidewater.settings}
+    rows = []
+    for setting in on_scifact.settings:
+        mode = setting.setting.mode
+        latencies = clock["retrieve"].get(mode, [])
+        rows.append(
+            {
+                "column": label,
+                "impl": impl,
+                "mode": mode,
+                **{m: round(setting.means[m], 4) for m in _SCIFACT},
+                "tidewater_ndcg_cut_10": round(tide[mode]["ndcg_cut_10"], 4),
+                f"tidewater_leakage_{_TIDEWATER_DEPTH}": tide[mode][f"leakage_{_TIDEWATER_DEPTH}"],
+                "ingest_seconds": round(clock["ingest"], 1),
+                "p50_ms": round(_percentile(latencies, 0.5) * 1000, 2),
+                "p95_ms": round(_percentile(latencies, 0.95) * 1000, 2),
+                "queries": len(latencies),
+                "wall_seconds": round(wall, 1),
+            }
+        )
+    return rows
+
+
+def _markdown(rows: Sequence[dict[str, Any]]) -> str:
+    from tabulate import tabulate
+
+    table = [
+        (
+            r["column"],
+            r["mode"],
+            f"{r['ndcg_cut_10']:.4f}",
+            f"{r['recall_100']:.4f}",
+            f"{r['leakage_100']:.4f}",
+            f"{r['tidewater_ndcg_cut_10']:.4f}",
+            f"{r[f'tidewater_leakage_{_TIDEWATER_DEPTH}']:.4f}",
+            f"{r['ingest_seconds']:.1f}",
+            f"{r['p50_ms']:.2f}",
+            f"{r['p95_ms']:.2f}",
+        )
+        for r in rows
+    ]
+    headers = (
+        "column",
+        "mode",
+        "SciFact nDCG@10",
+        "R@100",
+        "leakage@100",
+        "Tidewater nDCG@10",
+        f"Tidewater leakage@{_TIDEWATER_DEPTH}",
+        "ingest s",
+        "p50 ms",
+        "p95 ms",
+    )
+    return "\n".join(
+        [
+            "# The harness through each engine",
+            "",
+            "SciFact test split (whole corpus, one chunk per document, all-MiniLM-L6-v2 int8, "
+            "rrf_k 60, depth 100) and Tidewater (bundled, multi-tenant, hash-96, depth "
+            f"{_TIDEWATER_DEPTH}), evaluated by `ragward.evals.evaluate` through each "
+            "configuration's `--impl` factory. Ingest is the wall time of every SciFact "
+            "ingest call (encoding included, from the embedding cache after the first "
+            "column); latencies are per `retrieve` call on SciFact, in one process on a "
+            "shared 2-core machine: compare columns, not absolute figures.",
+            "",
+            tabulate(table, headers=headers, tablefmt="github", disable_numparse=True),
+            "",
+            'Made by `python -m ragward.bench.engines --data "$RAGWARD_DATA/scifact"`.',
+            "",
+        ]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ragward.bench.engines", description=__doc__)
+    parser.add_argument("--data", type=Path, required=True, help="SciFact in BEIR layout")
+    parser.add_argument("--only", metavar="LABEL,...", help="only these columns")
+    parser.add_argument("--out", type=Path, default=Path("reports/engines"))
+    args = parser.parse_args(argv)
+    try:
+        from ragward.engines import configurations
+        from ragward.engines.matrix import REFERENCE, impl_of, label
+        from ragward.evals import load_dataset
+
+        columns = [REFERENCE, *(c for c in configurations() if c.in_matrix and not c.missing())]
+        if args.only:
+            wanted = {w.strip() for w in args.only.split(",")}
+            columns = [c for c in columns if label(c) in wanted]
+        beir = args.data / "beir" if (args.data / "beir").is_dir() else args.data
+        scifact = load_dataset(beir)
+        tidewater = load_dataset(Path(str(resources.files("ragward.datasets") / "tidewater")))
+        args.out.mkdir(parents=True, exist_ok=True)
+        target = args.out / "quality.json"
+        previous = json.loads(target.read_text(encoding="utf-8")) if target.exists() else []
+        kept = [r for r in previous if r["column"] not in {label(c) for c in columns}]
+        rows: list[dict[str, Any]] = []
+        for configuration in columns:
+            print(f"{label(configuration)} ...", file=sys.stderr, flush=True)
+            rows.extend(_column(label(configuration), impl_of(configuration), scifact, tidewater))
+        order = [label(c) for c in [REFERENCE, *configurations()]]
+        merged = sorted(kept + rows, key=lambda r: (order.index(r["column"]), r["mode"]))
+    except RagwardError as error:
+        print(f"python -m ragward.bench.engines: error: {error}", file=sys.stderr)
+        return 2
+    target.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    (args.out / "quality.md").write_text(_markdown(merged), encoding="utf-8")
+    print(_markdown(merged))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

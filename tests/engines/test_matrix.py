@@ -1,0 +1,44 @@
+"""The verdict matrix, checked against its golden file.
+
+Each column — the reference and every engine configuration the matrix runs — is judged by
+the full kit (``ci`` profile), and its verdicts must equal the ones recorded in
+``golden_matrix.json``. A change in an engine's behaviour (a new release of its package)
+or in the kit (a new or a stronger invariant) therefore shows up as a failing test and a
+reviewed diff of that file, never silently. Regenerate it with::
+
+    ragward engines --matrix --out reports/engines
+    python tools/gen_engine_docs.py            # golden file and conformance/README.md
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragward.engines import configurations
+from ragward.engines.matrix import REFERENCE, label, run_column, statuses
+
+GOLDEN = Path(__file__).with_name("golden_matrix.json")
+_golden: dict[str, dict[str, str]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+_columns = {label(c): c for c in [REFERENCE, *configurations()] if c.in_matrix}
+
+
+def test_every_column_of_the_matrix_has_recorded_verdicts() -> None:
+    assert sorted(_golden) == sorted(_columns)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("column", sorted(_golden))
+def test_the_kit_gives_each_engine_its_recorded_verdicts(column: str, tmp_path: Path) -> None:
+    configuration = _columns[column]
+    assert not configuration.missing(), f"the test extra must install {configuration.extra}"
+    got = statuses([run_column(configuration, tmp_path)])[column]
+    changed = {
+        invariant: f"{_golden[column].get(invariant)} -> {status}"
+        for invariant, status in got.items()
+        if _golden[column].get(invariant) != status
+    }
+    assert not changed, f"{column}: verdicts differ from {GOLDEN.name}: {changed}"
+    assert sorted(got) == sorted(_golden[column])
