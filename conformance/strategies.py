@@ -44,6 +44,7 @@ __all__ = [
     "fingerprint",
     "fingerprints_in",
     "flooded",
+    "large_floods",
     "policies",
     "programs",
     "queries",
@@ -383,6 +384,55 @@ def flooded(draw: st.DrawFn, twins: bool = False, max_size: int = 20) -> Flooded
         st.lists(st.integers(min_value=0, max_value=n), min_size=len(flood), max_size=len(flood))
     )
     return Flooded(scene, tuple(flood), tuple(at))
+
+
+#: Flood sizes of :func:`large_floods`: beyond the candidate lists an approximate index
+#: explores by default (pgvector's ``hnsw.ef_search`` is 40, LanceDB's ``nprobes`` and
+#: ``refine`` windows are of the same order), so a filter applied during or after the
+#: approximate scan runs out of visible candidates.
+LARGE_FLOODS: tuple[int, ...] = (64, 160)
+
+
+@st.composite
+def large_floods(draw: st.DrawFn) -> Flooded:
+    """A scene and a *large* flood: :data:`LARGE_FLOODS` documents outside the asker's
+    view, each repeating the query words (so each outranks everything visible), cycling
+    through the reasons to be invisible. The flood is built from three drawn values, not
+    drawn document by document, so a counterexample shrinks to its scene."""
+    scene = draw(scenes())
+    asker, policy, now = scene.asker, scene.policy, scene.now_tick
+    size = draw(st.sampled_from(LARGE_FLOODS))
+    repeats = draw(st.integers(min_value=1, max_value=3))
+    spread = draw(st.booleans())
+    rank = CLASSIFICATIONS.index(asker.max_classification)
+    kinds = ["tenant", "barrier"]
+    if rank < len(CLASSIFICATIONS) - 1:
+        kinds.append("classification")
+    if policy.max_stale_ticks is not None and now - policy.max_stale_ticks - 1 >= 0:
+        kinds.append("stale")
+    words = _query_words(scene.query)
+    flood: list[Doc] = []
+    for index in range(size):
+        kind = kinds[index % len(kinds)]
+        body = MARK + " " + " ".join(words * (1 + (index + repeats) % 3))
+        doc = Doc(asker.tenant, f"flood-{index}", body, updated_tick=now)
+        if kind == "tenant":
+            doc = replace(doc, tenant="flood")
+        elif kind == "barrier":
+            doc = replace(doc, classification=asker.max_classification, barrier="flood-barrier")
+        elif kind == "classification":
+            doc = replace(doc, classification=CLASSIFICATIONS[-1])
+        else:
+            assert policy.max_stale_ticks is not None
+            doc = replace(
+                doc,
+                classification=asker.max_classification,
+                updated_tick=now - policy.max_stale_ticks - 1,
+            )
+        flood.append(restamp(doc))
+    n = len(scene.docs)
+    at = tuple((index * 7) % (n + 1) if spread else 0 for index in range(size))
+    return Flooded(scene, tuple(flood), at)
 
 
 @st.composite

@@ -7,7 +7,14 @@ from dataclasses import replace
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Result
-from ragward.conformance.strategies import Flooded, Scene, count_floods, flooded, scenes
+from ragward.conformance.strategies import (
+    Flooded,
+    Scene,
+    count_floods,
+    flooded,
+    large_floods,
+    scenes,
+)
 from ragward.conformance.view import (
     check_counts,
     entitled,
@@ -18,7 +25,13 @@ from ragward.conformance.view import (
     with_and_without,
 )
 
-__all__ = ["accounting_consistent", "counted_once", "eligible_count_unmoved", "results_unmoved"]
+__all__ = [
+    "accounting_consistent",
+    "counted_once",
+    "eligible_count_unmoved",
+    "results_unmoved",
+    "results_unmoved_at_scale",
+]
 
 
 def _counts(result: Result) -> tuple[int, int, int]:
@@ -43,6 +56,30 @@ def results_unmoved(factory: Factory, case: Flooded) -> None:
     filtering *after* a top-k cut breaks: the flood takes the candidate slots and the
     asker gets fewer results, or none."""
     _, _, before, after, hidden = with_and_without(factory, case)
+    same(f"hits after adding {len(hidden)} invisible documents", ranked(before), ranked(after))
+
+
+@invariant(
+    "PRE-005",
+    "prefilter",
+    "A large invisible flood changes neither the number nor the ids of hits",
+    case_type=Flooded,
+    cases=large_floods,
+)
+def results_unmoved_at_scale(factory: Factory, case: Flooded) -> None:
+    """PRE-001 at the size where approximate indexes break: 64 or 160 documents outside
+    the asker's view, each repeating the query, next to a scene of a few visible ones. An
+    engine that filters *during* an approximate nearest-neighbour scan (HNSW with a
+    filter, an IVF probe window) or after it explores a fixed number of candidates, most
+    of them invisible, and returns fewer hits than the asker's view holds — the answer is
+    short, silently. The number of hits is compared first, then ids and order."""
+    _, _, before, after, hidden = with_and_without(factory, case)
+    if len(after.hits) != len(before.hits):
+        raise Violation(
+            f"{len(after.hits)} hits instead of {len(before.hits)} after adding "
+            f"{len(hidden)} invisible documents: {[h.chunk_id for h in after.hits]} "
+            f"instead of {[h.chunk_id for h in before.hits]}"
+        )
     same(f"hits after adding {len(hidden)} invisible documents", ranked(before), ranked(after))
 
 
