@@ -77,6 +77,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONFIGURATIONS",
+    "Database",
     "PostgresSystem",
     "TemporaryServer",
     "dsn",
@@ -218,8 +219,12 @@ class TemporaryServer:
         self.stop()
 
 
-class _Database:
-    """One connection per process and server, shared by its systems (under a lock)."""
+class Database:
+    """One connection to a database, shared by the systems made on it (under a lock).
+
+    ``owner`` is the role that creates and writes (None: the login role itself),
+    ``reader`` the non-owner role every retrieval runs as.
+    """
 
     def __init__(self, connection: psycopg.Connection[Any], owner: str | None, reader: str):
         self.connection = connection
@@ -229,6 +234,22 @@ class _Database:
         self.doomed: list[str] = []  # schemas of collected systems, dropped on next create
         self.names = itertools.count()
 
+    @classmethod
+    def bootstrap(cls, server: TemporaryServer, *, pgvector: bool) -> Database:
+        """Connect to a fresh :class:`TemporaryServer` as its superuser and create the
+        owner and reader roles (and the ``vector`` extension); the connection then acts
+        as the owner. It is closed at exit, before the server stops."""
+        psycopg = _psycopg("pgvector" if pgvector else "postgres")
+        connection = psycopg.connect(server.dsn, autocommit=True)
+        atexit.register(connection.close)  # atexit is LIFO: before the server's stop
+        for role in (_OWNER, _READER):
+            connection.execute(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER NOBYPASSRLS".encode())
+        connection.execute(f"GRANT CREATE ON DATABASE postgres TO {_OWNER}".encode())
+        if pgvector:
+            connection.execute(b"CREATE EXTENSION vector")
+        connection.execute(f"SET ROLE {_OWNER}".encode())
+        return cls(connection, _OWNER, _READER)
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[psycopg.Cursor[Any]]:
         with self.lock, self.connection.transaction(), self.connection.cursor() as cursor:
@@ -236,33 +257,23 @@ class _Database:
 
 
 _servers: dict[str, TemporaryServer] = {}
-_databases: dict[str, _Database] = {}
+_databases: dict[str, Database] = {}
 _lock = threading.Lock()
 
 
-def _temporary_database(flavour: str) -> _Database:
+def _temporary_database(flavour: str) -> Database:
     """The process's database for ``flavour`` ("rls" or "pgvector"), started on first use."""
     with _lock:
-        if flavour in _databases:
-            return _databases[flavour]
-        psycopg = _psycopg(_EXTRA[flavour])
-        bindir = _pgserver_bin() if flavour == "pgvector" else None
-        server = TemporaryServer(bindir).start()
-        _servers[flavour] = server
-        connection = psycopg.connect(server.dsn, autocommit=True)
-        atexit.register(connection.close)  # runs before the server's stop (LIFO)
-        for role in (_OWNER, _READER):
-            connection.execute(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER NOBYPASSRLS")
-        connection.execute(f"GRANT CREATE ON DATABASE postgres TO {_OWNER}")
-        if flavour == "pgvector":
-            connection.execute("CREATE EXTENSION vector")
-        connection.execute(f"SET ROLE {_OWNER}")
-        database = _Database(connection, _OWNER, _READER)
-        _databases[flavour] = database
-        return database
+        if flavour not in _databases:
+            _psycopg(_EXTRA[flavour])
+            bindir = _pgserver_bin() if flavour == "pgvector" else None
+            server = TemporaryServer(bindir).start()
+            _servers[flavour] = server
+            _databases[flavour] = Database.bootstrap(server, pgvector=flavour == "pgvector")
+        return _databases[flavour]
 
 
-def _deployment(url: str | None, reader: str | None) -> _Database:
+def _deployment(url: str | None, reader: str | None) -> Database:
     url = url or os.environ.get("RAGWARD_PG_DSN")
     if not url:
         raise InvalidArgument("the dsn configuration needs RAGWARD_PG_DSN (a libpq DSN or URL)")
@@ -273,7 +284,7 @@ def _deployment(url: str | None, reader: str | None) -> _Database:
             psycopg = _psycopg("postgres")
             connection = psycopg.connect(url, autocommit=True)
             atexit.register(connection.close)
-            _databases[key] = _Database(connection, None, reader)
+            _databases[key] = Database(connection, None, reader)
         return _databases[key]
 
 
@@ -315,7 +326,7 @@ class PostgresSystem:
 
     def __init__(
         self,
-        database: _Database,
+        database: Database,
         settings: Settings,
         *,
         vectors: str = "array",
@@ -348,16 +359,16 @@ class PostgresSystem:
                 version integer NOT NULL, start_char integer NOT NULL, end_char integer NOT NULL,
                 section text NOT NULL, body text NOT NULL, level integer NOT NULL,
                 barrier text, tick bigint NOT NULL, terms tsvector NOT NULL, vec {column},
-                PRIMARY KEY (tenant, chunk_id))""",
+                PRIMARY KEY (chunk_id, tenant))""",
             f"""CREATE TABLE {s}.versions (
                 tenant text NOT NULL, doc_id text NOT NULL, version integer NOT NULL,
                 PRIMARY KEY (tenant, doc_id))""",
             f"ALTER TABLE {s}.chunks ENABLE ROW LEVEL SECURITY",
             f"""CREATE POLICY asker ON {s}.chunks FOR SELECT TO {reader} USING (
-                tenant = current_setting('ragward.tenant', true)
-                AND level <= current_setting('ragward.max_level', true)::integer
-                AND (barrier IS NULL
-                     OR barrier = ANY (current_setting('ragward.barriers', true)::text[])))""",
+                tenant = nullif(current_setting('ragward.tenant', true), '')
+                AND level <= nullif(current_setting('ragward.max_level', true), '')::integer
+                AND (barrier IS NULL OR barrier = ANY (
+                     nullif(current_setting('ragward.barriers', true), '')::text[])))""",
             f"""CREATE POLICY fresh ON {s}.chunks AS RESTRICTIVE FOR SELECT TO {reader} USING (
                 tick >= coalesce(nullif(current_setting('ragward.min_tick', true), '')::bigint,
                                  tick))""",
@@ -380,8 +391,7 @@ class PostgresSystem:
 
     def _drain(self) -> list[str]:
         doomed = self.database.doomed
-        taken = [doomed.pop() for _ in range(len(doomed))]
-        return taken
+        return [doomed.pop() for _ in range(len(doomed))]
 
     def close(self) -> None:
         """Drop this system's schema now (else it is dropped after the adapter is gone)."""
@@ -408,9 +418,9 @@ class PostgresSystem:
             )
             if rows:
                 cast = "float8[]" if self.vectors == "array" else "vector"
+                values = "%s, " * 11 + f"%s::tsvector, %s::{cast}"
                 cursor.executemany(
-                    f"""INSERT INTO {s}.chunks VALUES
-                    (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::tsvector, %s::{cast})""".encode(),
+                    f"INSERT INTO {s}.chunks VALUES ({values})".encode(),
                     [self._values(row) for row in rows],
                 )
         return True
@@ -498,8 +508,12 @@ class PostgresSystem:
                 ORDER BY score DESC, chunk_id LIMIT %(n)s"""
             )
         if dense:
-            if self.index == "hnsw":  # the index's order alone, so the planner can use it
+            if self.index == "hnsw":
+                # On tables this small the planner prefers a scan and a sort (an exact
+                # answer); switching those off gives the plan of a large table: the HNSW
+                # index's order, the policies' filter applied to what it returns.
                 cursor.execute(b"SET LOCAL enable_seqscan = off")
+                cursor.execute(b"SET LOCAL enable_sort = off")
                 if self.ef_search is not None:
                     cursor.execute(f"SET LOCAL hnsw.ef_search = {int(self.ef_search)}".encode())
                 order = "vec <=> %(v)s::vector"
@@ -523,22 +537,21 @@ class PostgresSystem:
         else:
             ranking = stages[0]
         cursor.execute(
-            f"""SELECT c.tenant, c.chunk_id, c.doc_id, c.version, c.start_char, c.end_char,
+            f"""SELECT c.chunk_id, c.tenant, c.doc_id, c.version, c.start_char, c.end_char,
                 c.section, c.body, c.level, c.barrier, c.tick, r.score
             FROM ({ranking}) AS r JOIN {s}.chunks AS c USING (chunk_id)""".encode(),
             arguments,
         )
-        return [
-            (
-                IndexRow(
-                    chunk_id, tenant, doc_id, version, start, end, section, body, "", level,
-                    barrier, tick, (), None,
-                ),
-                float(score),
+        found = []
+        for chunk_id, tenant, doc_id, version, start, end, section, body, *labels in cursor:
+            level, barrier, tick, score = labels
+            # The row as the hit needs it: search text, terms and vector are not read back.
+            row = IndexRow(
+                chunk_id, tenant, doc_id, version, start, end, section, body, "", level, barrier,
+                tick, (), None,
             )  # fmt: skip
-            for (tenant, chunk_id, doc_id, version, start, end, section, body, level, barrier,
-                 tick, score) in cursor.fetchall()
-        ]  # fmt: skip
+            found.append((row, float(score)))
+        return found
 
 
 def _one(cursor: psycopg.Cursor[Any]) -> int:
