@@ -57,7 +57,9 @@ import contextlib
 import itertools
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import weakref
@@ -261,12 +263,23 @@ _databases: dict[str, Database] = {}
 _lock = threading.Lock()
 
 
+def _exit_on_sigterm() -> None:
+    """Make a default SIGTERM (``timeout``, a CI runner cancelling) exit through atexit,
+    so the server is stopped; a handler the program installed itself is left alone."""
+    if (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    ):
+        signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
+
+
 def _temporary_database(flavour: str) -> Database:
     """The process's database for ``flavour`` ("rls" or "pgvector"), started on first use."""
     with _lock:
         if flavour not in _databases:
             _psycopg(_EXTRA[flavour])
             bindir = _pgserver_bin() if flavour == "pgvector" else None
+            _exit_on_sigterm()
             server = TemporaryServer(bindir).start()
             _servers[flavour] = server
             _databases[flavour] = Database.bootstrap(server, pgvector=flavour == "pgvector")
