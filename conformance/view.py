@@ -212,9 +212,44 @@ def answer(result: Result, caps: Capabilities, *, scores: bool = True) -> tuple[
 
 
 def same(what: str, before: object, after: object) -> None:
-    """Raise a :class:`Violation` naming ``what`` when ``before != after``."""
+    """Raise a :class:`Violation` naming ``what`` when ``before != after``; when the two
+    differ only in float values, and by rounding, the message says so (see
+    :func:`rounding_note`) — still a failure: the kit's equalities are exact."""
     if before != after:
-        raise Violation(f"{what}: {_short(before)} became {_short(after)}")
+        note = rounding_note(before, after)
+        raise Violation(f"{what}: {_short(before)} became {_short(after)}{note}")
+
+
+#: Relative differences up to this are reported as rounding (a float32 score has ~6e-8).
+ROUNDING = 1e-6
+
+
+def rounding_note(before: object, after: object) -> str:
+    """`` (only floats differ, by at most 1.2e-07 relative: rounding)`` when ``before``
+    and ``after`` have the same shape, the same non-float leaves, and floats that differ
+    by at most :data:`ROUNDING` relative; empty otherwise."""
+    worst = _float_gap(before, after)
+    if worst is None or worst == 0.0:
+        return ""
+    return f" (only floats differ, by at most {worst:.1e} relative: rounding)"
+
+
+def _float_gap(before: object, after: object) -> float | None:
+    if isinstance(before, float) and isinstance(after, float):
+        scale = max(abs(before), abs(after))
+        gap = abs(before - after) / scale if scale else 0.0
+        return gap if gap <= ROUNDING else None
+    if isinstance(before, tuple | list) and isinstance(after, tuple | list):
+        if len(before) != len(after):
+            return None
+        worst = 0.0
+        for one, other in zip(before, after, strict=True):
+            inner = _float_gap(one, other)
+            if inner is None:
+                return None
+            worst = max(worst, inner)
+        return worst
+    return 0.0 if before == after else None
 
 
 def _short(value: object) -> str:

@@ -73,8 +73,10 @@ def run_column(
     profile: str = "ci",
     select: Sequence[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    shrink: bool = True,
 ) -> Column:
-    """Run the kit on ``configuration`` and store its report in ``out``."""
+    """Run the kit on ``configuration`` and store its report in ``out`` (``shrink=False``:
+    the same verdicts, with the first failing case found instead of a minimal one)."""
     import time
 
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
@@ -92,7 +94,9 @@ def run_column(
     for number, invariant in enumerate(chosen, 1):
         if progress is not None:
             progress(f"{label(configuration)} [{number}/{len(chosen)}] {invariant.id}")
-        verdicts.append(run_invariant(invariant, factory, profile=profile, replay_hint=hint))
+        verdicts.append(
+            run_invariant(invariant, factory, profile=profile, replay_hint=hint, shrink=shrink)
+        )
     report = Report(impl, profile, tuple(verdicts))
     seconds = time.perf_counter() - started
     stored.write_text(to_json(report), encoding="utf-8")

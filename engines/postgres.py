@@ -286,6 +286,33 @@ def _temporary_database(flavour: str) -> Database:
         return _databases[flavour]
 
 
+@contextlib.contextmanager
+def serving() -> Iterator[None]:
+    """Start both temporary servers (system PostgreSQL and pgserver's PostgreSQL 16 with
+    pgvector) for the duration: every factory of this module uses them instead of
+    starting its own, and both are stopped and removed on exit, also on failure. The
+    tests' fixture; also how a script runs several configurations on one pair."""
+    with TemporaryServer() as system, TemporaryServer(_pgserver_bin()) as bundled:
+        made = {
+            "rls": Database.bootstrap(system, pgvector=False),
+            "pgvector": Database.bootstrap(bundled, pgvector=True),
+        }
+        with _lock:
+            before = {flavour: _databases.get(flavour) for flavour in made}
+            _databases.update(made)
+        try:
+            yield
+        finally:
+            with _lock:
+                for flavour, database in before.items():
+                    if database is None:
+                        _databases.pop(flavour, None)
+                    else:
+                        _databases[flavour] = database
+            for database in made.values():
+                database.connection.close()
+
+
 def _deployment(url: str | None, reader: str | None) -> Database:
     url = url or os.environ.get("RAGWARD_PG_DSN")
     if not url:

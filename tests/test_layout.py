@@ -21,6 +21,8 @@ FORBIDDEN = {
     ),
     "reference": ("ragward.conformance", "ragward.evals", "ragward.bench", "ragward.demo"),
     "evals": ("ragward.bench", "ragward.demo"),
+    # Adapters of real engines: the kit's contract, the reference's chunker and models.
+    "engines": ("ragward.evals", "ragward.bench", "ragward.demo", "ragward.adapters"),
 }
 
 

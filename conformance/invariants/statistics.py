@@ -9,7 +9,7 @@ from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
 from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
-from ragward.conformance.view import answer, flood_systems, fresh, prepare, same
+from ragward.conformance.view import answer, flood_systems, fresh, prepare, rounding_note, same
 
 __all__ = [
     "deleted_leave_no_statistic",
@@ -56,6 +56,7 @@ def flood_moves_no_score(factory: Factory, case: Flooded) -> None:
                     f"score of {hit.chunk_id!r} ({policy.mode}, rerank={policy.rerank}) moved "
                     f"from {scores[hit.chunk_id]!r} to {hit.score!r} after adding "
                     f"{len(hidden)} invisible documents"
+                    f"{rounding_note(scores[hit.chunk_id], hit.score)}"
                 )
 
 

@@ -1,0 +1,31 @@
+"""A failure that differs only by float rounding says so (it is still a failure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragward.conformance.invariant import Violation
+from ragward.conformance.view import rounding_note, same
+
+
+def test_a_one_ulp_float32_wobble_is_named_rounding() -> None:
+    note = rounding_note([("d1::1", 2.077599287033081)], [("d1::1", 2.07759952545166)])
+    assert note == " (only floats differ, by at most 1.1e-07 relative: rounding)"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ([("d1::1", 0.48)], [("d1::1", 0.31)]),  # a real move
+        ([("d1::1", 1.0)], [("d1::2", 1.0)]),  # another chunk
+        ([("d1::1", 1.0)], [("d1::1", 1.0), ("d2::1", 1.0)]),  # another length
+        ((1, 2), (1, 2)),  # equal: nothing to say
+    ],
+)
+def test_anything_else_gets_no_note(before: object, after: object) -> None:
+    assert rounding_note(before, after) == ""
+
+
+def test_same_still_fails_on_rounding() -> None:
+    with pytest.raises(Violation, match="rounding"):
+        same("scores", [0.30688440799713135], [0.3068844079971314])
