@@ -208,32 +208,52 @@ class LanceSystem:
         )
         self.chunks = connection.create_table(f"{name}_chunks", schema=self._schema)
         self.versions = connection.create_table(f"{name}_versions", schema=versions)
-        self._index_stale = True
+        self._pending: list[IndexRow] = []
+        self._doomed: set[tuple[str, str]] = set()
+        self._indexed = False
         weakref.finalize(self, _drop, connection, (f"{name}_chunks", f"{name}_versions"))
 
     # -- writes ----------------------------------------------------------------------
 
-    def _latest(self, tenant: str, doc_id: str) -> int | None:
-        found = (
-            self.versions.search().where(_key(tenant, doc_id)).select(["version"]).to_arrow()
-        )
-        seen = found.column("version").to_pylist()
-        return max(seen) if seen else None
-
     def ingest(self, doc: Doc) -> bool:
         rows = self.settings.rows(doc)  # refuses a bad classification before any write
-        latest = self._latest(doc.tenant, doc.doc_id)
-        if latest is not None and doc.version <= latest:
-            return False
-        self.versions.add(
-            [{"tenant": doc.tenant, "doc_id": doc.doc_id, "version": doc.version}]
+        # One conditional upsert is the engine's compare-and-set: a row is inserted for a
+        # new key, updated when the version is newer, and left alone otherwise.
+        outcome = (
+            self.versions.merge_insert(["tenant", "doc_id"])
+            .when_matched_update_all(where="target.version < source.version")
+            .when_not_matched_insert_all()
+            .execute([{"tenant": doc.tenant, "doc_id": doc.doc_id, "version": doc.version}])
         )
-        if latest is not None:
-            self.chunks.delete(_key(doc.tenant, doc.doc_id))
-        if rows:
-            self.chunks.add(self._table(rows))
-        self._index_stale = True
+        if outcome.num_inserted_rows + outcome.num_updated_rows == 0:
+            return False
+        key = (doc.tenant, doc.doc_id)
+        if outcome.num_updated_rows:
+            self._forget(key)
+        self._pending.extend(rows)
         return True
+
+    def delete(self, tenant: str, doc_id: str) -> None:
+        self._forget((tenant, doc_id))
+
+    def _forget(self, key: tuple[str, str]) -> None:
+        self._pending = [r for r in self._pending if (r.tenant, r.doc_id) != key]
+        self._doomed.add(key)
+
+    def _flush(self) -> None:
+        """Apply the writes since the last read in two commits, then refresh the index.
+
+        Each LanceDB write is a commit and a new fragment, so writes are batched up to
+        the next read (as LanceDB advises); a read always sees every write before it.
+        """
+        if self._doomed:
+            keys = sorted(self._doomed)
+            self.chunks.delete(" OR ".join(f"({_key(t, d)})" for t, d in keys))
+        if self._pending:
+            self.chunks.add(self._table(self._pending))
+        if self._doomed or self._pending or not self._indexed:
+            self._refresh()
+        self._doomed, self._pending = set(), []
 
     def _table(self, rows: Iterable[IndexRow]) -> Any:
         records = [
@@ -256,13 +276,7 @@ class LanceSystem:
         ]
         return self._pa.Table.from_pylist(records, schema=self._schema)
 
-    def delete(self, tenant: str, doc_id: str) -> None:
-        self.chunks.delete(_key(tenant, doc_id))
-        self._index_stale = True
-
     def _refresh(self) -> None:
-        if not self._index_stale:
-            return
         from lancedb.index import FTS
 
         # The index reads the reference's tokens as they are: split on spaces, nothing
@@ -276,7 +290,7 @@ class LanceSystem:
             max_token_length=None,
         )
         self.chunks.create_index("terms", config=config, replace=True)
-        self._index_stale = False
+        self._indexed = True
 
     # -- reads -----------------------------------------------------------------------
 
@@ -322,7 +336,7 @@ class LanceSystem:
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         view = View.of(asker, now_tick, policy)
-        self._refresh()
+        self._flush()
         text = " ".join(tokenize(query))
         vector = self.settings.query_vector(query) if policy.mode != "lexical" else None
         lexical = policy.mode != "dense" and bool(text)
