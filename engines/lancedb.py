@@ -2,11 +2,12 @@
 
 Each system is a pair of tables in a per-process LanceDB database (a temporary directory
 removed at exit): ``chunks``, one row per chunk of every tenant with its labels, its
-pre-tokenised text under a full-text (BM25) index and its vector; and ``versions``, an
-append-only log of every accepted ``(tenant, doc_id, version)`` that a delete leaves
-alone, so a stale write stays refused. One table holding every tenant is how a
-multi-tenant LanceDB deployment is usually laid out, so whatever statistics the engine
-shares across tenants are visible to the kit.
+pre-tokenised text under a full-text (BM25) index and its vector; and ``versions``, one
+row per ``(tenant, doc_id)`` holding the highest version ever accepted, written by one
+conditional ``merge_insert`` (the engine's compare-and-set) and left alone by deletes, so
+a stale write stays refused. One table holding every tenant is how a multi-tenant
+LanceDB deployment is usually laid out, so whatever statistics the engine shares across
+tenants are visible to the kit.
 
 The asker's view is a SQL ``WHERE`` the engine applies (:func:`view_filter`), either
 before the search (``prefilter=True``, configuration :func:`prefilter`) or after the
@@ -27,6 +28,7 @@ and costs three times as much here).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import shutil
 import tempfile
@@ -164,10 +166,8 @@ def _row(record: dict[str, Any]) -> IndexRow:
 
 def _drop(connection: Any, names: tuple[str, ...]) -> None:
     for name in names:
-        try:
+        with contextlib.suppress(Exception):  # at exit the directory may already be gone
             connection.drop_table(name)
-        except Exception:  # at interpreter exit the directory may already be gone
-            pass
 
 
 class LanceSystem:
@@ -329,7 +329,8 @@ class LanceSystem:
             .distance_type("cosine")
             .distance_range(upper_bound=1.0)
             .where(where, prefilter=self.prefilter)
-            .rerank(RRFReranker(K=policy.rrf_k))
+            # K is annotated int but only ever added to a rank: a float rrf_k is exact.
+            .rerank(RRFReranker(K=policy.rrf_k))  # type: ignore[arg-type]
             .limit(policy.candidate_limit)
         )
         return [(_row(r), float(r["_relevance_score"])) for r in query.to_arrow().to_pylist()]

@@ -15,9 +15,10 @@ from ragward.errors import MissingExtra
 pytest.importorskip("lancedb")
 
 ALICE = Asker("alice", "acme")
+DEFAULT = Policy()
 
 
-def _ids(system: engine.LanceSystem, query: str, policy: Policy = Policy()) -> list[str]:
+def _ids(system: engine.LanceSystem, query: str, policy: Policy = DEFAULT) -> list[str]:
     return [hit.chunk_id for hit in system.retrieve(query, ALICE, 0, policy).hits]
 
 
