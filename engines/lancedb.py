@@ -20,9 +20,10 @@ from 1 — ragward's RRF with ``K = rrf_k`` exactly (LanceDB stores it as float3
 The full-text index sees new rows at once (unindexed rows are searched flat) but keeps the
 statistics (``N``, ``avgdl``, ``df``) of the rows it was built on, deleted ones included,
 until it is rebuilt or ``optimize()``\\ d. A user who wants scores of what the table holds
-refreshes the index after writes; the adapter does it lazily, rebuilding the index
-before the first search that follows a write (``optimize()`` gives the same statistics
-and costs three times as much here).
+refreshes the index after writes; the adapter does it lazily: chunk writes are batched
+up to the next read (two commits: one delete, one add) and the index is rebuilt before
+that read's first search (``optimize()`` gives the same statistics and costs three times
+as much here). The versions table is written at once, so ``ingest`` answers from it.
 """
 
 from __future__ import annotations
