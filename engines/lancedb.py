@@ -1,9 +1,414 @@
-"""lancedb behind the kit's contract (work in progress)."""
+"""LanceDB (embedded) behind the kit's contract: one table for every tenant, filtered.
+
+Each system is a pair of tables in a per-process LanceDB database (a temporary directory
+removed at exit): ``chunks``, one row per chunk of every tenant with its labels, its
+pre-tokenised text under a full-text (BM25) index and its vector; and ``versions``, one
+row per ``(tenant, doc_id)`` holding the highest version ever accepted, written by one
+conditional ``merge_insert`` (the engine's compare-and-set) and left alone by deletes, so
+a stale write stays refused. One table holding every tenant is how a multi-tenant
+LanceDB deployment is usually laid out, so whatever statistics the engine shares across
+tenants are visible to the kit.
+
+The asker's view is a SQL ``WHERE`` the engine applies (:func:`view_filter`), either
+before the search (``prefilter=True``, configuration :func:`prefilter`) or after the
+top-k (``prefilter=False``, configuration :func:`postfilter`). Lexical mode is LanceDB's
+native full-text search; dense mode its exact (flat) cosine search with
+``distance_range(upper_bound=1.0)``, i.e. cosine > 0; hybrid its native hybrid query
+fused by ``RRFReranker(K=rrf_k)``, whose score is ``sum(1 / (K + rank))`` with ranks
+from 1 — ragward's RRF with ``K = rrf_k`` exactly (LanceDB stores it as float32).
+
+The full-text index sees new rows at once (unindexed rows are searched flat) but keeps the
+statistics (``N``, ``avgdl``, ``df``) of the rows it was built on, deleted ones included,
+until it is rebuilt or ``optimize()``\\ d. A user who wants scores of what the table holds
+refreshes the index after writes; the adapter does it lazily: chunk writes are batched
+up to the next read (two commits: one delete, one add) and the index is rebuilt before
+that read's first search (``optimize()`` gives the same statistics and costs three times
+as much here). The versions table is written at once, so ``ingest`` answers from it.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import itertools
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from ragward.conformance.contract import Capabilities
+from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.engines import Configuration
+from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
+from ragward.errors import MissingExtra
+from ragward.reference.text import tokenize
 
-__all__ = ["CONFIGURATIONS"]
+__all__ = [
+    "CONFIGURATIONS",
+    "LanceSystem",
+    "postfilter",
+    "prefilter",
+    "view_filter",
+]
 
-CONFIGURATIONS: tuple[Configuration, ...] = ()
+CONFIGURATIONS: tuple[Configuration, ...] = (
+    Configuration(
+        "lancedb",
+        "prefilter",
+        "LanceDB embedded, one table for all tenants, view filtered before the search "
+        "(prefilter=True)",
+        "lancedb",
+        ("lancedb", "pyarrow"),
+    ),
+    Configuration(
+        "lancedb",
+        "postfilter",
+        "LanceDB embedded, one table for all tenants, view filtered after the top-k "
+        "(prefilter=False)",
+        "lancedb",
+        ("lancedb", "pyarrow"),
+    ),
+)
+
+_CAPABILITIES = Capabilities(modes=("hybrid", "lexical", "dense"), policy_knobs=True)
+
+# Every column but the vector: what a search hands back.
+_COLUMNS = [
+    "chunk_id",
+    "tenant",
+    "doc_id",
+    "version",
+    "start",
+    "end",
+    "section",
+    "text",
+    "terms",
+    "level",
+    "barrier",
+    "tick",
+]
+
+
+def _modules() -> tuple[Any, Any]:
+    try:
+        import lancedb
+        import pyarrow
+    except ImportError as error:
+        raise MissingExtra(
+            f"engine 'lancedb' needs {error.name}: pip install 'ragward[lancedb]'"
+        ) from None
+    return lancedb, pyarrow
+
+
+class _Database:
+    """The process's LanceDB database, in a temporary directory removed at exit."""
+
+    _lock = threading.Lock()
+    _connection: Any = None
+    _names = itertools.count()
+
+    @classmethod
+    def connection(cls) -> Any:
+        with cls._lock:
+            if cls._connection is None:
+                lancedb, _ = _modules()
+                directory = tempfile.mkdtemp(prefix="ragward-lancedb-")
+                atexit.register(shutil.rmtree, directory, True)
+                cls._connection = lancedb.connect(directory)
+            return cls._connection
+
+    @classmethod
+    def name(cls) -> str:
+        with cls._lock:
+            return f"s{next(cls._names)}"
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _key(tenant: str, doc_id: str) -> str:
+    return f"tenant = {_literal(tenant)} AND doc_id = {_literal(doc_id)}"
+
+
+def view_filter(view: View) -> str:
+    """The asker's eligible view as a LanceDB (DataFusion SQL) ``WHERE`` clause."""
+    parts = [f"tenant = {_literal(view.tenant)}", f"level <= {view.max_level}"]
+    if view.barriers:
+        listed = ", ".join(_literal(b) for b in view.barriers)
+        parts.append(f"(barrier IS NULL OR barrier IN ({listed}))")
+    else:
+        parts.append("barrier IS NULL")
+    if view.min_tick is not None:
+        parts.append(f"tick >= {view.min_tick}")
+    return " AND ".join(parts)
+
+
+def _row(record: dict[str, Any]) -> IndexRow:
+    return IndexRow(
+        chunk_id=record["chunk_id"],
+        tenant=record["tenant"],
+        doc_id=record["doc_id"],
+        version=record["version"],
+        start=record["start"],
+        end=record["end"],
+        section=record["section"],
+        text=record["text"],
+        search_text="",
+        level=record["level"],
+        barrier=record["barrier"],
+        tick=record["tick"],
+        terms=tuple(record["terms"].split()),
+        vector=None,
+    )
+
+
+def _drop(connection: Any, names: tuple[str, ...]) -> None:
+    for name in names:
+        with contextlib.suppress(Exception):  # at exit the directory may already be gone
+            connection.drop_table(name)
+
+
+class LanceSystem:
+    """One empty system: its own chunks and versions tables in the process's database.
+
+    ``prefilter`` says whether the asker's view is applied before the engine's top-k
+    (True) or after it (False, LanceDB's post-filter).
+    """
+
+    capabilities = _CAPABILITIES
+
+    def __init__(self, settings: Settings, *, prefilter: bool = True) -> None:
+        _, pa = _modules()
+        self.settings = settings
+        self.prefilter = prefilter
+        self._pa = pa
+        connection = _Database.connection()
+        name = _Database.name()
+        self._schema = pa.schema(
+            [
+                ("chunk_id", pa.string()),
+                ("tenant", pa.string()),
+                ("doc_id", pa.string()),
+                ("version", pa.int64()),
+                ("start", pa.int64()),
+                ("end", pa.int64()),
+                ("section", pa.string()),
+                ("text", pa.string()),
+                ("terms", pa.string()),
+                ("level", pa.int64()),
+                ("barrier", pa.string()),
+                ("tick", pa.int64()),
+                ("vector", pa.list_(pa.float32(), settings.dimensions)),
+            ]
+        )
+        versions = pa.schema(
+            [("tenant", pa.string()), ("doc_id", pa.string()), ("version", pa.int64())]
+        )
+        self.chunks = connection.create_table(f"{name}_chunks", schema=self._schema)
+        self.versions = connection.create_table(f"{name}_versions", schema=versions)
+        self._pending: list[IndexRow] = []
+        self._doomed: set[tuple[str, str]] = set()
+        self._indexed = False
+        weakref.finalize(self, _drop, connection, (f"{name}_chunks", f"{name}_versions"))
+
+    # -- writes ----------------------------------------------------------------------
+
+    def ingest(self, doc: Doc) -> bool:
+        rows = self.settings.rows(doc)  # refuses a bad classification before any write
+        # One conditional upsert is the engine's compare-and-set: a row is inserted for a
+        # new key, updated when the version is newer, and left alone otherwise.
+        outcome = (
+            self.versions.merge_insert(["tenant", "doc_id"])
+            .when_matched_update_all(where="target.version < source.version")
+            .when_not_matched_insert_all()
+            .execute([{"tenant": doc.tenant, "doc_id": doc.doc_id, "version": doc.version}])
+        )
+        if outcome.num_inserted_rows + outcome.num_updated_rows == 0:
+            return False
+        key = (doc.tenant, doc.doc_id)
+        if outcome.num_updated_rows:
+            self._forget(key)
+        self._pending.extend(rows)
+        return True
+
+    def delete(self, tenant: str, doc_id: str) -> None:
+        self._forget((tenant, doc_id))
+
+    def _forget(self, key: tuple[str, str]) -> None:
+        self._pending = [r for r in self._pending if (r.tenant, r.doc_id) != key]
+        self._doomed.add(key)
+
+    def _flush(self) -> None:
+        """Apply the writes since the last read in two commits, then refresh the index.
+
+        Each LanceDB write is a commit and a new fragment, so writes are batched up to
+        the next read (as LanceDB advises); a read always sees every write before it.
+        """
+        if self._doomed:
+            keys = sorted(self._doomed)
+            self.chunks.delete(" OR ".join(f"({_key(t, d)})" for t, d in keys))
+        if self._pending:
+            self.chunks.add(self._table(self._pending))
+        if self._doomed or self._pending or not self._indexed:
+            self._refresh()
+        self._doomed, self._pending = set(), []
+
+    def _table(self, rows: Iterable[IndexRow]) -> Any:
+        records = [
+            {
+                "chunk_id": r.chunk_id,
+                "tenant": r.tenant,
+                "doc_id": r.doc_id,
+                "version": r.version,
+                "start": r.start,
+                "end": r.end,
+                "section": r.section,
+                "text": r.text,
+                "terms": " ".join(r.terms),
+                "level": r.level,
+                "barrier": r.barrier,
+                "tick": r.tick,
+                "vector": None if r.vector is None else list(r.vector),
+            }
+            for r in rows
+        ]
+        return self._pa.Table.from_pylist(records, schema=self._schema)
+
+    def _refresh(self) -> None:
+        from lancedb.index import FTS
+
+        # The index reads the reference's tokens as they are: split on spaces, nothing
+        # lower-cased, stemmed, folded, dropped as a stop word or cut for length.
+        config = FTS(
+            base_tokenizer="whitespace",
+            lower_case=False,
+            stem=False,
+            remove_stop_words=False,
+            ascii_folding=False,
+            max_token_length=None,
+        )
+        self.chunks.create_index("terms", config=config, replace=True)
+        self._indexed = True
+
+    # -- reads -----------------------------------------------------------------------
+
+    def _lexical(self, text: str, where: str, limit: int, prefilter: bool) -> Any:
+        return (
+            self.chunks.search(text, query_type="fts", fts_columns="terms")
+            .where(where, prefilter=prefilter)
+            .select([*_COLUMNS, "_score"])
+            .limit(limit)
+        )
+
+    def _dense(self, vector: tuple[float, ...], where: str, limit: int, prefilter: bool) -> Any:
+        return (
+            self.chunks.search(list(vector), query_type="vector", vector_column_name="vector")
+            .distance_type("cosine")
+            .distance_range(upper_bound=1.0)  # cosine > 0, as the reference's dense index
+            .where(where, prefilter=prefilter)
+            .select([*_COLUMNS, "_distance"])
+            .limit(limit)
+        )
+
+    def _hybrid(
+        self, text: str, vector: tuple[float, ...], where: str, policy: Policy
+    ) -> list[tuple[IndexRow, float]]:
+        from lancedb.rerankers import RRFReranker
+
+        # LanceDB's RRF is 1 / (K + rank) with ranks from 1: K is ragward's rrf_k. One
+        # limit bounds each leg and the fused list, as candidate_limit does. No select:
+        # the legs could not name their score columns, and LanceDB warns without them.
+        query = (
+            self.chunks.search(
+                query_type="hybrid", vector_column_name="vector", fts_columns="terms"
+            )
+            .vector(list(vector))
+            .text(text)
+            .distance_type("cosine")
+            .distance_range(upper_bound=1.0)
+            .where(where, prefilter=self.prefilter)
+            # K is annotated int but only ever added to a rank: a float rrf_k is exact.
+            .rerank(RRFReranker(K=policy.rrf_k))  # type: ignore[arg-type]
+            .limit(policy.candidate_limit)
+        )
+        return [(_row(r), float(r["_relevance_score"])) for r in query.to_arrow().to_pylist()]
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        view = View.of(asker, now_tick, policy)
+        self._flush()
+        text = " ".join(tokenize(query))
+        vector = self.settings.query_vector(query) if policy.mode != "lexical" else None
+        lexical = policy.mode != "dense" and bool(text)
+        dense = policy.mode != "lexical" and vector is not None
+        where = view_filter(view)
+        limit = policy.candidate_limit
+        pairs: list[tuple[IndexRow, float]] = []
+        if policy.mode == "hybrid" and lexical and dense:
+            assert vector is not None
+            pairs = self._hybrid(text, vector, where, policy)
+        else:
+            legs = []
+            if lexical:
+                found = self._lexical(text, where, limit, self.prefilter).to_arrow().to_pylist()
+                legs.append([(_row(r), float(r["_score"])) for r in found])
+            if dense:
+                assert vector is not None
+                found = self._dense(vector, where, limit, self.prefilter).to_arrow().to_pylist()
+                legs.append([(_row(r), 1.0 - float(r["_distance"])) for r in found])
+            for leg in legs:
+                if policy.mode == "hybrid":
+                    # Hybrid with one leg empty (a query of no term, or no direction):
+                    # LanceDB's hybrid query needs both, so its RRF over one ranking is
+                    # taken here, 1 / (rrf_k + rank), on the engine's own order.
+                    leg = [(row, 1.0 / (policy.rrf_k + i)) for i, (row, _) in enumerate(leg, 1)]
+                pairs.extend(leg)
+        hits = tuple(row.hit(score) for row, score in ranked(pairs, policy.result_limit))
+        considered, hidden, stale = self._counts(text if lexical else "", vector, view, dense)
+        return Result(hits, considered, hidden, stale)
+
+    def _counts(
+        self, text: str, vector: tuple[float, ...] | None, view: View, dense: bool
+    ) -> tuple[int, int, int]:
+        """Chunks of the asker's tenant matching in a searched index, found by the engine,
+        and how many of them the view leaves out (not entitled; entitled but stale)."""
+        total = self.chunks.count_rows()
+        if total == 0:
+            return 0, 0, 0
+        where = f"tenant = {_literal(view.tenant)}"
+        matched: dict[str, IndexRow] = {}
+        searches = []
+        if text:
+            searches.append(self._lexical(text, where, total, self.prefilter))
+        if dense and vector is not None:
+            searches.append(self._dense(vector, where, total, self.prefilter))
+        for search in searches:
+            for record in search.to_arrow().to_pylist():
+                matched[record["chunk_id"]] = _row(record)
+        hidden = sum(1 for row in matched.values() if not view.visible(row))
+        stale = sum(1 for row in matched.values() if view.visible(row) and not view.admits(row))
+        return len(matched), hidden, stale
+
+
+def prefilter(
+    *,
+    max_tokens: int | None = None,
+    overlap_tokens: int | None = None,
+    embedder: str | None = None,
+) -> LanceSystem:
+    """A fresh LanceDB system filtering the view before each search (``prefilter=True``)."""
+    return LanceSystem(settings_of(max_tokens, overlap_tokens, embedder), prefilter=True)
+
+
+def postfilter(
+    *,
+    max_tokens: int | None = None,
+    overlap_tokens: int | None = None,
+    embedder: str | None = None,
+) -> LanceSystem:
+    """A fresh LanceDB system filtering the view after each top-k (``prefilter=False``):
+    the search ranks every tenant's rows and the filter drops what the asker may not see,
+    so fewer than the limit may come back (lancedb/lancedb#2762)."""
+    return LanceSystem(settings_of(max_tokens, overlap_tokens, embedder), prefilter=False)
