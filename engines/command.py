@@ -44,6 +44,13 @@ def add_engines_parser(commands: Any) -> None:
     engines.add_argument(
         "--profile", choices=("ci", "thorough"), default="ci", help="kit profile (default ci)"
     )
+    engines.add_argument(
+        "--shrink-budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="with --matrix: seconds spent shrinking each failure (default 60)",
+    )
     engines.set_defaults(run=run_engines)
 
 
@@ -83,6 +90,8 @@ def run_engines(args: argparse.Namespace) -> int:
         )
     if args.out.exists() and not args.out.is_dir():
         raise InvalidArgument(f"--out {args.out}: exists and is not a directory")
-    write_matrix(columns, args.out, profile=args.profile)
+    if not args.shrink_budget > 0:
+        raise InvalidArgument(f"--shrink-budget must be positive, got {args.shrink_budget}")
+    write_matrix(columns, args.out, profile=args.profile, shrink_budget=args.shrink_budget)
     print(f"wrote {args.out / 'matrix.md'} and one report per configuration")
     return 0

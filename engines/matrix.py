@@ -21,7 +21,7 @@ from tabulate import tabulate
 
 from ragward.conformance.loading import load_factory
 from ragward.conformance.report import summarize, to_json
-from ragward.conformance.runner import Report, Verdict, run_invariant
+from ragward.conformance.runner import DEFAULT_SHRINK_BUDGET, Report, Verdict, run_invariant
 from ragward.engines import Configuration
 from ragward.errors import InvalidArgument
 
@@ -74,6 +74,7 @@ def run_column(
     select: Sequence[str] | None = None,
     progress: Callable[[str], None] | None = None,
     shrink: bool = True,
+    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
 ) -> Column:
     """Run the kit on ``configuration`` and store its report in ``out`` (``shrink=False``:
     the same verdicts, with the first failing case found instead of a minimal one)."""
@@ -95,7 +96,14 @@ def run_column(
         if progress is not None:
             progress(f"{label(configuration)} [{number}/{len(chosen)}] {invariant.id}")
         verdicts.append(
-            run_invariant(invariant, factory, profile=profile, replay_hint=hint, shrink=shrink)
+            run_invariant(
+                invariant,
+                factory,
+                profile=profile,
+                replay_hint=hint,
+                shrink=shrink,
+                shrink_budget=shrink_budget,
+            )
         )
     report = Report(impl, profile, tuple(verdicts))
     seconds = time.perf_counter() - started
@@ -192,6 +200,7 @@ def write_matrix(
     profile: str = "ci",
     select: Sequence[str] | None = None,
     stream: TextIO = sys.stderr,
+    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
 ) -> list[Column]:
     """Run every configuration, write each report and the matrix into ``out``."""
     if not configurations:
@@ -205,6 +214,7 @@ def write_matrix(
             profile=profile,
             select=select,
             progress=lambda line: print(line, file=stream, flush=True),
+            shrink_budget=shrink_budget,
         )
         counts = column.report.counts()
         print(
