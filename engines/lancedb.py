@@ -36,7 +36,7 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Policy, Result
@@ -103,21 +103,23 @@ def _modules() -> tuple[Any, Any]:
 
 
 class _Database:
-    """The process's LanceDB database, in a temporary directory removed at exit."""
+    """The process's LanceDB databases: by default one in a temporary directory removed at
+    exit; with a ``uri`` (a directory or an object store of the user's), that one."""
 
     _lock = threading.Lock()
-    _connection: Any = None
+    _connections: ClassVar[dict[str | None, Any]] = {}
     _names = itertools.count()
 
     @classmethod
-    def connection(cls) -> Any:
+    def connection(cls, uri: str | None = None) -> Any:
         with cls._lock:
-            if cls._connection is None:
+            if uri not in cls._connections:
                 lancedb, _ = _modules()
-                directory = tempfile.mkdtemp(prefix="ragward-lancedb-")
-                atexit.register(shutil.rmtree, directory, True)
-                cls._connection = lancedb.connect(directory)
-            return cls._connection
+                if uri is None:
+                    directory = tempfile.mkdtemp(prefix="ragward-lancedb-")
+                    atexit.register(shutil.rmtree, directory, True)
+                cls._connections[uri] = lancedb.connect(directory if uri is None else uri)
+            return cls._connections[uri]
 
     @classmethod
     def name(cls) -> str:
@@ -180,12 +182,14 @@ class LanceSystem:
 
     capabilities = _CAPABILITIES
 
-    def __init__(self, settings: Settings, *, prefilter: bool = True) -> None:
+    def __init__(
+        self, settings: Settings, *, prefilter: bool = True, uri: str | None = None
+    ) -> None:
         _, pa = _modules()
         self.settings = settings
         self.prefilter = prefilter
         self._pa = pa
-        connection = _Database.connection()
+        connection = _Database.connection(uri)
         name = _Database.name()
         self._schema = pa.schema(
             [
@@ -397,9 +401,12 @@ def prefilter(
     max_tokens: int | None = None,
     overlap_tokens: int | None = None,
     embedder: str | None = None,
+    uri: str | None = None,
 ) -> LanceSystem:
-    """A fresh LanceDB system filtering the view before each search (``prefilter=True``)."""
-    return LanceSystem(settings_of(max_tokens, overlap_tokens, embedder), prefilter=True)
+    """A fresh LanceDB system filtering the view before each search (``prefilter=True``);
+    its tables go to ``uri`` when given (a directory or object store of your own)."""
+    settings = settings_of(max_tokens, overlap_tokens, embedder)
+    return LanceSystem(settings, prefilter=True, uri=uri)
 
 
 def postfilter(
@@ -407,8 +414,10 @@ def postfilter(
     max_tokens: int | None = None,
     overlap_tokens: int | None = None,
     embedder: str | None = None,
+    uri: str | None = None,
 ) -> LanceSystem:
     """A fresh LanceDB system filtering the view after each top-k (``prefilter=False``):
     the search ranks every tenant's rows and the filter drops what the asker may not see,
     so fewer than the limit may come back (lancedb/lancedb#2762)."""
-    return LanceSystem(settings_of(max_tokens, overlap_tokens, embedder), prefilter=False)
+    settings = settings_of(max_tokens, overlap_tokens, embedder)
+    return LanceSystem(settings, prefilter=False, uri=uri)

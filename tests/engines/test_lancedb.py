@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +143,11 @@ def test_full_text_statistics_span_the_whole_table() -> None:
     policy = Policy(mode="lexical")
     score = alone.retrieve("payment", ALICE, 0, policy).hits[0].score
     assert shared.retrieve("payment", ALICE, 0, policy).hits[0].score != score
+
+
+def test_tables_go_to_the_uri_given(tmp_path: Path) -> None:
+    system = engine.prefilter(uri=str(tmp_path))
+    assert system.ingest(Doc("acme", "d1", "payment held"))
+    hits = system.retrieve("payment", Asker("u", "acme"), 0, Policy(mode="lexical")).hits
+    assert [h.chunk_id for h in hits] == ["d1::1"]
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".lance", ".lance"]

@@ -22,11 +22,23 @@ from ragward.engines.matrix import REFERENCE, label, run_column, statuses
 
 GOLDEN = Path(__file__).with_name("golden_matrix.json")
 _golden: dict[str, dict[str, str]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+#: Cells whose verdict an engine does not give the same way twice (random tie order in
+#: an HNSW graph, float sums in a hash-map order): either pass or fail is accepted there,
+#: each with the reason; reviewed by hand, never generated.
+UNSTABLE = Path(__file__).with_name("unstable_cells.json")
+_unstable: dict[str, dict[str, str]] = json.loads(UNSTABLE.read_text(encoding="utf-8"))
 _columns = {label(c): c for c in [REFERENCE, *configurations()] if c.in_matrix}
 
 
 def test_every_column_of_the_matrix_has_recorded_verdicts() -> None:
     assert sorted(_golden) == sorted(_columns)
+
+
+def test_every_unstable_cell_is_a_recorded_cell_with_a_reason() -> None:
+    for column, cells in _unstable.items():
+        for invariant, reason in cells.items():
+            assert invariant in _golden[column], f"{column} {invariant}"
+            assert len(reason) > 20, f"{column} {invariant}: say why it is unstable"
 
 
 @pytest.mark.slow
@@ -40,10 +52,12 @@ def test_the_kit_gives_each_engine_its_recorded_verdicts(
         request.getfixturevalue("postgres_servers")
     # Verdicts, not counterexamples, are compared: shrinking would only cost time.
     got = statuses([run_column(configuration, tmp_path, shrink=False)])[column]
+    unstable = _unstable.get(column, {})
     changed = {
         invariant: f"{_golden[column].get(invariant)} -> {status}"
         for invariant, status in got.items()
         if _golden[column].get(invariant) != status
+        and not (invariant in unstable and {status, _golden[column][invariant]} <= {"pass", "fail"})
     }
     assert not changed, f"{column}: verdicts differ from {GOLDEN.name}: {changed}"
     assert sorted(got) == sorted(_golden[column])
