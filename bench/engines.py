@@ -235,19 +235,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         target = args.out / "quality.json"
         previous = json.loads(target.read_text(encoding="utf-8")) if target.exists() else []
         kept = [r for r in previous if r["column"] not in {label(c) for c in columns}]
-        rows: list[dict[str, Any]] = []
-        for configuration in columns:
-            print(f"{label(configuration)} ...", file=sys.stderr, flush=True)
-            rows.extend(_column(label(configuration), impl_of(configuration), scifact, tidewater))
         order = [label(c) for c in [REFERENCE, *configurations()]]
-        merged = sorted(kept + rows, key=lambda r: (order.index(r["column"]), r["mode"]))
+        merged = list(kept)
+        for configuration in columns:  # written after each column: a long run keeps its part
+            print(f"{label(configuration)} ...", file=sys.stderr, flush=True)
+            merged += _column(label(configuration), impl_of(configuration), scifact, tidewater)
+            merged.sort(key=lambda r: (order.index(r["column"]), r["mode"]))
+            _write(args.out, merged)
     except RagwardError as error:
         print(f"python -m ragward.bench.engines: error: {error}", file=sys.stderr)
         return 2
-    target.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
-    (args.out / "quality.md").write_text(_markdown(merged), encoding="utf-8")
     print(_markdown(merged))
     return 0
+
+
+def _write(out: Path, rows: list[dict[str, Any]]) -> None:
+    for name, text in (
+        ("quality.json", json.dumps(rows, indent=2) + "\n"),
+        ("quality.md", _markdown(rows)),
+    ):
+        partial = out / f".{name}.partial"
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(out / name)
 
 
 if __name__ == "__main__":

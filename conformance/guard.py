@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from ragward.conformance.contract import Factory, RetrievalSystem
 
-__all__ = ["DEFAULT_CALL_TIMEOUT", "CallTimeout", "guarded"]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "CallTimeout", "GuardedFactory", "guarded"]
 
 #: Seconds any one call into an in-process implementation may take, by default.
 DEFAULT_CALL_TIMEOUT = 60.0
@@ -69,6 +69,9 @@ class _Worker:
             return value  # type: ignore[no-any-return]
         raise value
 
+    def stop(self) -> None:
+        self._jobs.put(None)  # ends the loop once the calls before it are done
+
 
 class _Guard:
     """The worker shared by a guarded factory and its systems; replaced after a timeout."""
@@ -95,6 +98,12 @@ class _Guard:
                     self._worker = None  # abandon the hung thread; the next call gets a new one
             raise
 
+    def close(self) -> None:
+        with self._lock:
+            worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.stop()
+
 
 class _GuardedSystem:
     """A system whose every method call goes through the guard."""
@@ -119,15 +128,24 @@ class _GuardedSystem:
         return call
 
 
-def guarded(factory: Factory, seconds: float = DEFAULT_CALL_TIMEOUT) -> Factory:
+class GuardedFactory:
+    """``factory`` with the factory and every call on its systems limited in time; call
+    :meth:`close` when done, to end its worker thread (a hung one is left to the process)."""
+
+    def __init__(self, factory: Factory, seconds: float) -> None:
+        self._factory = factory
+        self._guard = _Guard(seconds)
+        self.__name__ = getattr(factory, "__name__", "factory")
+        self.__qualname__ = getattr(factory, "__qualname__", self.__name__)
+
+    def __call__(self) -> RetrievalSystem:
+        system = self._guard.run(self._factory, f"{self.__name__}()")
+        return _GuardedSystem(system, self._guard, type(system).__name__)
+
+    def close(self) -> None:
+        self._guard.close()
+
+
+def guarded(factory: Factory, seconds: float = DEFAULT_CALL_TIMEOUT) -> GuardedFactory:
     """``factory``, with the factory and every call on its systems limited to ``seconds``."""
-    guard = _Guard(seconds)
-    name = getattr(factory, "__name__", "factory")
-
-    def build() -> RetrievalSystem:
-        system = guard.run(factory, f"{name}()")
-        return _GuardedSystem(system, guard, type(system).__name__)
-
-    build.__name__ = name
-    build.__qualname__ = getattr(factory, "__qualname__", name)
-    return build
+    return GuardedFactory(factory, seconds)

@@ -107,8 +107,23 @@ def run_invariant(
     ``call_timeout`` limits every call into the implementation, in seconds (see
     :mod:`ragward.conformance.guard`; None: no limit); a call over it is an ``error``.
     """
-    if call_timeout is not None:
-        factory = guarded(factory, call_timeout)
+    if call_timeout is None:
+        return _run_invariant(invariant, factory, profile, replay_hint, shrink, shrink_budget)
+    limited = guarded(factory, call_timeout)
+    try:
+        return _run_invariant(invariant, limited, profile, replay_hint, shrink, shrink_budget)
+    finally:
+        limited.close()
+
+
+def _run_invariant(
+    invariant: Invariant,
+    factory: Factory,
+    profile: str,
+    replay_hint: str,
+    shrink: bool,
+    shrink_budget: float,
+) -> Verdict:
     try:
         capabilities = factory().capabilities
     except CallTimeout as error:
@@ -124,6 +139,7 @@ def run_invariant(
     tried = 0
     last_case: list[Any] = []
     failing: list[Any] = []  # the latest failing case and what it raised
+    interrupted: list[BaseException] = []
     clock: dict[str, float] = {}
 
     # A seed of the invariant's own, so the examples are the same in every checkout and
@@ -143,15 +159,25 @@ def run_invariant(
             clock.setdefault("failed", time.monotonic())
             failing[:] = [case, error]
             raise
+        except (KeyboardInterrupt, SystemExit) as stop:  # the user or the system stops us
+            interrupted[:] = [stop]
+            raise
 
     try:
-        probe()
+        try:
+            probe()
+        except BaseException:
+            if interrupted:  # however hypothesis wrapped it, stop the whole run with it
+                raise interrupted[0] from None
+            raise
     except _ShrinkBudgetSpent:  # stop shrinking: the smallest failing case found so far
         case, failure = failing
         status, reason = _outcome(failure)
         spent = f" (shrinking stopped after its {shrink_budget:g} s budget)"
         return _failure(invariant, status, reason + spent, [case], tried, replay_hint)
     except Flaky:  # failed once, then passed on the same case: an unstable answer
+        if not failing:
+            raise
         case, failure = failing
         status, reason = _outcome(failure)
         again = " (flaky: the same case passed when run again)"
@@ -247,6 +273,11 @@ def replay(
     if invariant_id not in REGISTRY:
         raise ValueError(f"unknown invariant id {invariant_id!r}")
     invariant = REGISTRY[invariant_id]
-    if call_timeout is not None:
-        factory = guarded(factory, call_timeout)
-    invariant.check(factory, from_data(invariant.case_type, case))
+    if call_timeout is None:
+        invariant.check(factory, from_data(invariant.case_type, case))
+        return
+    limited = guarded(factory, call_timeout)
+    try:
+        invariant.check(limited, from_data(invariant.case_type, case))
+    finally:
+        limited.close()

@@ -167,9 +167,23 @@ def _row(record: dict[str, Any]) -> IndexRow:
     )
 
 
-def _drop(connection: Any, names: tuple[str, ...]) -> None:
-    for name in names:
-        with contextlib.suppress(Exception):  # at exit the directory may already be gone
+#: Tables of collected systems, dropped by the next system made. A finalizer must not
+#: call LanceDB itself: garbage collection can run it on LanceDB's own event-loop thread,
+#: where a blocking ``drop_table`` waits on the loop it is running on, for ever (seen).
+_doomed: list[tuple[Any, str]] = []
+_doomed_lock = threading.Lock()
+
+
+def _doom(connection: Any, names: tuple[str, ...]) -> None:
+    with _doomed_lock:
+        _doomed.extend((connection, name) for name in names)
+
+
+def _drop_doomed() -> None:
+    with _doomed_lock:
+        doomed, _doomed[:] = list(_doomed), []
+    for connection, name in doomed:
+        with contextlib.suppress(Exception):  # already gone is fine
             connection.drop_table(name)
 
 
@@ -190,6 +204,7 @@ class LanceSystem:
         self.prefilter = prefilter
         self._pa = pa
         connection = _Database.connection(uri)
+        _drop_doomed()
         name = _Database.name()
         self._schema = pa.schema(
             [
@@ -216,7 +231,7 @@ class LanceSystem:
         self._pending: list[IndexRow] = []
         self._doomed: set[tuple[str, str]] = set()
         self._indexed = False
-        weakref.finalize(self, _drop, connection, (f"{name}_chunks", f"{name}_versions"))
+        weakref.finalize(self, _doom, connection, (f"{name}_chunks", f"{name}_versions"))
 
     # -- writes ----------------------------------------------------------------------
 

@@ -111,6 +111,25 @@ def run_column(
     return Column(configuration, report, seconds)
 
 
+def load_column(configuration: Configuration, out: Path, seconds: float) -> Column:
+    """A column from the report a previous run stored in ``out``."""
+    data = json.loads((out / f"{label(configuration)}.json").read_text(encoding="utf-8"))
+    verdicts = tuple(
+        Verdict(
+            v["id"],
+            v["level"],
+            v["title"],
+            v["verdict"],
+            v["examples"],
+            v["reason"],
+            v["counterexample"],
+            v["replay"],
+        )
+        for v in data["invariants"]
+    )
+    return Column(configuration, Report(data["implementation"], data["profile"], verdicts), seconds)
+
+
 def statuses(columns: Sequence[Column]) -> dict[str, dict[str, str]]:
     """``{column label: {invariant id: status}}``: what the golden file records."""
     return {column.label: {v.id: v.status for v in column.report.verdicts} for column in columns}
@@ -224,6 +243,20 @@ def write_matrix(
             flush=True,
         )
         columns.append(column)
+    timings_file = out / "timings.json"
+    timings = json.loads(timings_file.read_text("utf-8")) if timings_file.exists() else {}
+    timings.update({column.label: round(column.seconds, 1) for column in columns})
+    timings_file.write_text(json.dumps(timings, indent=2, sort_keys=True) + "\n", "utf-8")
+    # The matrix holds every column with a stored report: one run may refresh a few.
+    from ragward.engines import configurations as known
+
+    ran = {column.label: column for column in columns}
+    every = [REFERENCE, *(c for c in known() if c.in_matrix)]
+    columns = [
+        ran.get(label(c)) or load_column(c, out, timings.get(label(c), 0.0))
+        for c in every
+        if label(c) in ran or (out / f"{label(c)}.json").exists()
+    ]
     markdown, data = render(columns, profile)
     (out / "matrix.md").write_text(markdown, encoding="utf-8")
     (out / "matrix.json").write_text(

@@ -204,9 +204,13 @@ class TemporaryServer:
         if root is None:
             return
         atexit.unregister(self.stop)
-        if (root / "data" / "postmaster.pid").exists():
+        pid_file = root / "data" / "postmaster.pid"
+        if pid_file.exists():
             with contextlib.suppress(RuntimeError):
                 self._run("pg_ctl", "-D", str(root / "data"), "-m", "fast", "-w", "stop")
+        if pid_file.exists():  # pg_ctl failed or was cut short: never leave it running
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                os.kill(int(pid_file.read_text().split()[0]), signal.SIGKILL)
         shutil.rmtree(root, ignore_errors=True)
 
     def __enter__(self) -> TemporaryServer:
@@ -271,6 +275,9 @@ def _exit_on_sigterm() -> None:
         and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     ):
         signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
+
+
+_exit_on_sigterm()  # at import, on the main thread: factories may run on the kit's worker
 
 
 def _temporary_database(flavour: str) -> Database:

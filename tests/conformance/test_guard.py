@@ -177,3 +177,10 @@ def test_an_unstable_answer_is_a_failure_marked_flaky() -> None:
     assert verdict.status == "fail"
     assert "flaky: the same case passed when run again" in verdict.reason
     assert verdict.counterexample is not None
+
+
+def test_no_worker_thread_outlives_its_invariant() -> None:
+    before = threading.active_count()
+    run_conformance(reference_factory, select=["ISO-001", "ISO-003", "PRE-004", "DET-001"])
+    time.sleep(0.2)  # each worker ends once its queue's stop is read
+    assert threading.active_count() <= before + 1
