@@ -61,3 +61,18 @@ def test_the_kit_gives_each_engine_its_recorded_verdicts(
     }
     assert not changed, f"{column}: verdicts differ from {GOLDEN.name}: {changed}"
     assert sorted(got) == sorted(_golden[column])
+
+
+def test_the_golden_file_and_the_readme_match_the_committed_matrix() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "tools/gen_engine_docs.py", "--check"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
