@@ -203,7 +203,10 @@ def _markdown(rows: Sequence[dict[str, Any]]) -> str:
             "configuration's `--impl` factory. Ingest is the wall time of every SciFact "
             "ingest call (encoding included, from the embedding cache after the first "
             "column); latencies are per `retrieve` call on SciFact, in one process on a "
-            "shared 2-core machine: compare columns, not absolute figures.",
+            "shared 2-core machine: compare columns, not absolute figures. An engine "
+            "adapter's `retrieve` also runs the queries behind its audit counts (each "
+            "searched index queried under the tenant-only, entitled and eligible filters), "
+            "so its latency is that of a full audited answer, not of one engine query.",
             "",
             tabulate(table, headers=headers, tablefmt="github", disable_numparse=True),
             "",
