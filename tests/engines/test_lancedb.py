@@ -151,3 +151,23 @@ def test_tables_go_to_the_uri_given(tmp_path: Path) -> None:
     hits = system.retrieve("payment", Asker("u", "acme"), 0, Policy(mode="lexical")).hits
     assert [h.chunk_id for h in hits] == ["d1::1"]
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".lance", ".lance"]
+
+
+def test_bulk_ingest_is_ingest_of_each_document_in_order() -> None:
+    docs = [
+        Doc("acme", "d1", "payment held", version=2),
+        Doc("acme", "d1", "payment older", version=1),  # refused: not newer
+        Doc("acme", "d2", "ledger payment"),
+        Doc("globex", "d1", "payment elsewhere"),
+        Doc("acme", "d2", "ledger payment released", version=3),  # replaces d2 v1
+    ]
+    bulk, single = engine.prefilter(), engine.prefilter()
+    assert bulk.ingest_many(docs) == tuple(single.ingest(d) for d in docs)
+    assert bulk.ingest_many([Doc("acme", "d1", "stale", version=2)]) == (False,)
+    for policy in (Policy(mode="lexical"), Policy(mode="hybrid")):
+        a = bulk.retrieve("payment", ALICE, 0, policy)
+        b = single.retrieve("payment", ALICE, 0, policy)
+        assert [(h.chunk_id, h.version, h.text, h.score) for h in a.hits] == [
+            (h.chunk_id, h.version, h.text, h.score) for h in b.hits
+        ]
+        assert {h.doc_id: h.version for h in a.hits} == {"d1": 2, "d2": 3}
