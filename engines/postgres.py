@@ -136,6 +136,10 @@ def _psycopg(extra: str) -> Any:
     return psycopg
 
 
+_pgserver_copy: Path | None = None
+_copy_lock = threading.Lock()
+
+
 def _pgserver_bin() -> Path:
     try:
         import pgserver
@@ -143,7 +147,21 @@ def _pgserver_bin() -> Path:
         raise MissingExtra(
             "this configuration needs pgserver: pip install 'ragward[pgvector]'"
         ) from None
-    return Path(pgserver.__file__).parent / "pginstall" / "bin"
+    installed = Path(pgserver.__file__).parent / "pginstall"
+    if os.geteuid() != 0:
+        return installed / "bin"
+    # As root the server runs as the postgres user, who may not be able to reach a
+    # virtual environment under a private directory: give it a copy it can read (the
+    # install is relocatable, 34 MB), once per process, removed at exit.
+    global _pgserver_copy
+    with _copy_lock:
+        if _pgserver_copy is None:
+            root = Path(tempfile.mkdtemp(prefix="ragward-pgserver-"))
+            atexit.register(shutil.rmtree, root, True)
+            root.chmod(0o755)
+            shutil.copytree(installed, root / "pginstall", symlinks=True)
+            _pgserver_copy = root / "pginstall" / "bin"
+        return _pgserver_copy
 
 
 class TemporaryServer:
