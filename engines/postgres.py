@@ -152,15 +152,20 @@ def _pgserver_bin() -> Path:
         return installed / "bin"
     # As root the server runs as the postgres user, who may not be able to reach a
     # virtual environment under a private directory: give it a copy it can read (the
-    # install is relocatable, 34 MB), once per process, removed at exit.
+    # install is relocatable, 34 MB with its libraries), once per process, removed at exit.
     global _pgserver_copy
     with _copy_lock:
         if _pgserver_copy is None:
             root = Path(tempfile.mkdtemp(prefix="ragward-pgserver-"))
             atexit.register(shutil.rmtree, root, True)
             root.chmod(0o755)
-            shutil.copytree(installed, root / "pginstall", symlinks=True)
-            _pgserver_copy = root / "pginstall" / "bin"
+            # The binaries find their libraries at $ORIGIN/../../../pgserver.libs (the
+            # wheel's vendored ones): keep that layout.
+            shutil.copytree(installed, root / "pgserver" / "pginstall", symlinks=True)
+            libs = installed.parent.parent / "pgserver.libs"
+            if libs.is_dir():
+                shutil.copytree(libs, root / "pgserver.libs", symlinks=True)
+            _pgserver_copy = root / "pgserver" / "pginstall" / "bin"
         return _pgserver_copy
 
 
