@@ -326,17 +326,24 @@ class Flooded:
         return out
 
 
+def _invisible_kinds(scene: Scene) -> list[str]:
+    """The ways a document can be outside ``scene``'s asker's view, given its clearance
+    and freshness contract: another tenant, a barrier, a classification above, stale."""
+    asker, policy, now = scene.asker, scene.policy, scene.now_tick
+    kinds = ["tenant", "barrier"]
+    if CLASSIFICATIONS.index(asker.max_classification) < len(CLASSIFICATIONS) - 1:
+        kinds.append("classification")
+    if policy.max_stale_ticks is not None and now - policy.max_stale_ticks - 1 >= 0:
+        kinds.append("stale")
+    return kinds
+
+
 def _outside(
     draw: st.DrawFn, scene: Scene, doc: Doc, index: int, used: set[tuple[str, str]]
 ) -> Doc:
     asker, policy, now = scene.asker, scene.policy, scene.now_tick
     rank = CLASSIFICATIONS.index(asker.max_classification)
-    kinds = ["tenant", "barrier"]
-    if rank < len(CLASSIFICATIONS) - 1:
-        kinds.append("classification")
-    if policy.max_stale_ticks is not None and now - policy.max_stale_ticks - 1 >= 0:
-        kinds.append("stale")
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(st.sampled_from(_invisible_kinds(scene)))
     doc = replace(doc, tenant=asker.tenant, doc_id=f"flood-{index}")
     if kind == "tenant":
         tenant = draw(st.sampled_from([t for t in (*TENANTS, "flood") if t != asker.tenant]))
@@ -404,12 +411,7 @@ def large_floods(draw: st.DrawFn) -> Flooded:
     size = draw(st.sampled_from(LARGE_FLOODS))
     repeats = draw(st.integers(min_value=1, max_value=3))
     spread = draw(st.booleans())
-    rank = CLASSIFICATIONS.index(asker.max_classification)
-    kinds = ["tenant", "barrier"]
-    if rank < len(CLASSIFICATIONS) - 1:
-        kinds.append("classification")
-    if policy.max_stale_ticks is not None and now - policy.max_stale_ticks - 1 >= 0:
-        kinds.append("stale")
+    kinds = _invisible_kinds(scene)
     words = _query_words(scene.query)
     flood: list[Doc] = []
     for index in range(size):

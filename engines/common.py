@@ -12,8 +12,9 @@ returned, never used to fetch more than the engine was asked for).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +63,27 @@ class IndexRow:
     tick: int
     terms: tuple[str, ...]
     vector: tuple[float, ...] | None
+
+    @classmethod
+    def stored(cls, fields: Mapping[str, Any], terms: tuple[str, ...] = ()) -> IndexRow:
+        """A row read back from an engine's stored fields (its payload or columns), with
+        no search text or vector: what a hit and a count need."""
+        return cls(
+            chunk_id=fields["chunk_id"],
+            tenant=fields["tenant"],
+            doc_id=fields["doc_id"],
+            version=fields["version"],
+            start=fields["start"],
+            end=fields["end"],
+            section=fields["section"],
+            text=fields["text"],
+            search_text="",
+            level=fields["level"],
+            barrier=fields["barrier"],
+            tick=fields["tick"],
+            terms=terms,
+            vector=None,
+        )
 
     def hit(self, score: float) -> Hit:
         """This row returned with ``score``, its citation in the reference's form."""

@@ -149,22 +149,7 @@ def view_filter(view: View) -> str:
 
 
 def _row(record: dict[str, Any]) -> IndexRow:
-    return IndexRow(
-        chunk_id=record["chunk_id"],
-        tenant=record["tenant"],
-        doc_id=record["doc_id"],
-        version=record["version"],
-        start=record["start"],
-        end=record["end"],
-        section=record["section"],
-        text=record["text"],
-        search_text="",
-        level=record["level"],
-        barrier=record["barrier"],
-        tick=record["tick"],
-        terms=tuple(record["terms"].split()),
-        vector=None,
-    )
+    return IndexRow.stored(record, tuple(record["terms"].split()))
 
 
 #: Tables of collected systems, dropped by the next system made. A finalizer must not

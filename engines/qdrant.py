@@ -176,22 +176,7 @@ def _payload(row: IndexRow) -> Payload:
 
 
 def _row(payload: Payload) -> IndexRow:
-    return IndexRow(
-        chunk_id=payload["chunk_id"],
-        tenant=payload["tenant"],
-        doc_id=payload["doc_id"],
-        version=payload["version"],
-        start=payload["start"],
-        end=payload["end"],
-        section=payload["section"],
-        text=payload["text"],
-        search_text="",
-        level=payload["level"],
-        barrier=payload["barrier"],
-        tick=payload["tick"],
-        terms=(),
-        vector=None,
-    )
+    return IndexRow.stored(payload)
 
 
 class Encoder:
