@@ -138,6 +138,11 @@ class GuardedFactory:
         self.__name__ = getattr(factory, "__name__", "factory")
         self.__qualname__ = getattr(factory, "__qualname__", self.__name__)
 
+    @property
+    def inner(self) -> Factory:
+        """The factory this one limits."""
+        return self._factory
+
     def __call__(self) -> RetrievalSystem:
         system = self._guard.run(self._factory, f"{self.__name__}()")
         return _GuardedSystem(system, self._guard, type(system).__name__)

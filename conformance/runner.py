@@ -20,6 +20,7 @@ from hypothesis.errors import Flaky
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
+from ragward.conformance.processes import other_process
 from ragward.conformance.records import from_data, to_data
 
 __all__ = ["PROFILES", "Report", "Verdict", "replay", "run_conformance", "run_invariant"]
@@ -82,8 +83,21 @@ def _settings(profile: str, shrink: bool = True) -> settings:
     )
 
 
-def _missing(invariant: Invariant, capabilities: Capabilities) -> list[str]:
-    return [name for name in invariant.requires if not capabilities.has(name)]
+#: What an invariant may require of the factory itself rather than of its systems.
+FACTORY_NEEDS = {
+    "another_process": "a factory the kit can start in another process "
+    "(importable as pkg.module:factory, or an external peer)",
+}
+
+
+def _missing(invariant: Invariant, capabilities: Capabilities, factory: Factory) -> str:
+    """Why ``invariant`` cannot be asked of ``factory``, or ``""``."""
+    flags = [n for n in invariant.requires if n not in FACTORY_NEEDS and not capabilities.has(n)]
+    if flags:
+        return f"needs capability {', '.join(flags)}"
+    if "another_process" in invariant.requires and other_process(factory) is None:
+        return f"needs {FACTORY_NEEDS['another_process']}"
+    return ""
 
 
 def run_invariant(
@@ -132,9 +146,8 @@ def _run_invariant(
     except Exception as error:  # a peer that cannot start fails every invariant, loudly
         reason = f"the factory failed: {type(error).__name__}: {error}"
         return Verdict(invariant.id, invariant.level, invariant.title, "error", 0, reason)
-    missing = _missing(invariant, capabilities)
-    if missing:
-        reason = f"needs capability {', '.join(missing)}"
+    reason = _missing(invariant, capabilities, factory)
+    if reason:
         return Verdict(invariant.id, invariant.level, invariant.title, "n/a", 0, reason)
     tried = 0
     last_case: list[Any] = []

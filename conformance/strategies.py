@@ -233,7 +233,10 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
         rerank_min_score=st.sampled_from((0.0, 0.0, 0.25, -1.0)),
         candidate_limit=st.integers(min_value=1, max_value=8),
         result_limit=st.integers(min_value=1, max_value=6),
-        max_stale_ticks=st.one_of(st.none(), st.integers(min_value=0, max_value=60)),
+        # 0 and 1 on purpose: a contract of 0 ticks is a contract, not "none".
+        max_stale_ticks=st.one_of(
+            st.none(), st.sampled_from((0, 1)), st.integers(min_value=0, max_value=60)
+        ),
     )
 
 
@@ -287,7 +290,13 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
             doc,
             classification=draw(st.sampled_from(CLASSIFICATIONS[: rank + 1])),
             barrier=draw(st.sampled_from((None, *asker.barriers))),
-            updated_tick=draw(st.integers(min_value=oldest, max_value=max(oldest, MAX_TICK))),
+            updated_tick=draw(
+                st.one_of(
+                    st.integers(min_value=oldest, max_value=max(oldest, MAX_TICK)),
+                    # exactly on the freshness edge (still fresh), or one tick past it
+                    st.sampled_from((oldest, max(0, oldest - 1))),
+                )
+            ),
         )
         corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), doc)
     seen = [d for d in corpus if _entitled(d, asker) and _fresh(d, now, policy)]

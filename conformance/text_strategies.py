@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from hypothesis import strategies as st
 
@@ -19,8 +20,11 @@ from ragward.conformance.contract import RetrievalSystem
 from ragward.conformance.records import MODES, Asker, Doc, Hit, Policy
 
 __all__ = [
+    "FOREIGN",
     "FORGERIES",
+    "FUNCTION_WORDS",
     "TENANT",
+    "VOCABULARY",
     "AsmCase",
     "ChunkCase",
     "CorpusCase",
@@ -57,6 +61,9 @@ VOCABULARY: tuple[str, ...] = (
     "the",
     "of",
 )
+#: Function words every stopword list holds; two of them are in :data:`VOCABULARY`, so
+#: retrieved texts contain them and a grounder counting them as evidence shows.
+FUNCTION_WORDS: tuple[str, ...] = ("the", "of", "the", "and", "of")
 #: Words no generated retrieved text contains: the stuff invented claims are made of.
 FOREIGN: tuple[str, ...] = ("zebra", "quartz", "volcano", "saffron", "glacier", "tundra")
 SEPARATORS: tuple[str, ...] = (
@@ -366,7 +373,9 @@ def ground_cases(draw: st.DrawFn) -> GroundCase:
     near = [d.text for d in kept] or sources
     claims = []
     for _ in range(draw(st.integers(1, 5))):
-        kind = draw(st.sampled_from(("copy", "copy", "any", "query", "words", "invented")))
+        kind = draw(
+            st.sampled_from(("copy", "copy", "any", "query", "words", "invented", "padded"))
+        )
         if kind in ("copy", "any"):
             claims.append(draw(st.sampled_from(near if kind == "copy" else sources)))
         elif kind == "query":
@@ -374,6 +383,12 @@ def ground_cases(draw: st.DrawFn) -> GroundCase:
         elif kind == "words":
             words = " ".join(sources).split() or ["ledger"]
             claims.append(" ".join(draw(st.lists(st.sampled_from(words), min_size=1, max_size=5))))
+        elif kind == "padded":
+            # invented content between function words the retrieved texts do contain
+            words = draw(st.lists(st.sampled_from(FOREIGN), min_size=1, max_size=2))
+            glue = draw(st.lists(st.sampled_from(FUNCTION_WORDS), min_size=2, max_size=4))
+            mixed = zip_longest(glue, words, fillvalue="")
+            claims.append(" ".join(w for pair in mixed for w in pair if w))
         else:
             claims.append(" ".join(draw(st.lists(st.sampled_from(FOREIGN), min_size=1))))
     return GroundCase(

@@ -9,11 +9,19 @@ from hypothesis import strategies as st
 
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.processes import other_process
 from ragward.conformance.records import Asker
 from ragward.conformance.strategies import BARRIERS, Scene, scenes
-from ragward.conformance.view import answer, build, prepare, ranked, same
+from ragward.conformance.view import answer, build, fit_policy, prepare, ranked, same
 
-__all__ = ["Shuffled", "ingestion_order", "limit_cuts_prefix", "repeat_calls", "ties_by_chunk_id"]
+__all__ = [
+    "Shuffled",
+    "another_process",
+    "ingestion_order",
+    "limit_cuts_prefix",
+    "repeat_calls",
+    "ties_by_chunk_id",
+]
 
 
 @dataclass(frozen=True)
@@ -141,3 +149,40 @@ def limit_cuts_prefix(factory: Factory, case: Scene) -> None:
             [h.score for h in large.hits[:n]],
             [h.score for h in small.hits],
         )
+
+
+@invariant(
+    "DET-005",
+    "determinism",
+    "Another process under another hash seed gives the same answer, bit for bit",
+    case_type=Scene,
+    cases=lambda: scenes(twins=True),
+    requires=("another_process",),
+)
+def another_process(factory: Factory, case: Scene) -> None:
+    """The same documents ingested in the same order into a system of a *second process*
+    started with another ``PYTHONHASHSEED`` (the factory imported there by name, or the
+    peer started again) give exactly the same answer: hits, scores to the last bit, and
+    audit counts. Iterating a set of query terms, or any dict of strings whose order
+    follows the hash seed, rounds float sums differently and breaks ties differently from
+    one process to the next, which no check inside one process can see."""
+    other = other_process(factory)
+    if other is None:
+        raise Violation("the factory cannot be started in another process")
+    system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
+    remote = build(other, fitted)
+    # Whole texts as queries too: many terms summed in one row is where order shows.
+    mine = [d.text for d in fitted if d.tenant == case.asker.tenant][:2]
+    # Bare BM25 scores too, where the adapter offers them: fusion and rerank hide sums.
+    asks = [policy]
+    if "lexical" in caps.modes:
+        asks.append(fit_policy(replace(policy, mode="lexical", rerank=False), caps))
+    for query in dict.fromkeys([case.query, *mine]):
+        for each in asks:
+            asked = (query, case.asker, case.now_tick, each)
+            same(
+                f"answer to {query!r} ({each.mode}, rerank={each.rerank}) of a system in "
+                "another process (another hash seed)",
+                answer(system.retrieve(*asked), caps),
+                answer(remote.retrieve(*asked), caps),
+            )

@@ -204,12 +204,19 @@ def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
     """When ``result_limit >= candidate_limit``, the answer with rerank off is every
     fused candidate, so the chunks returned with rerank on must be a subset of them: a
     reranker may reorder and drop, never bring in a chunk the first stage did not
-    propose."""
+    propose. Nor does any answer hold more than ``candidate_limit`` chunks, whatever
+    ``result_limit`` allows: the fused list is cut at it before rerank sees it."""
     system = factory()
     load(system, case.docs)
     modes = system.capabilities.modes
     off = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=False))
     on = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=True))
+    for name, result in (("off", off), ("on", on)):
+        if len(result.hits) > case.candidate_limit:
+            raise Violation(
+                f"with rerank {name}, {len(result.hits)} hits came back under candidate_limit="
+                f"{case.candidate_limit}: {_ids(result.hits)}"
+            )
     extra = sorted(set(_ids(on.hits)) - set(_ids(off.hits)))
     if extra:
         raise Violation(f"rerank returned {extra}, not among the candidates {_ids(off.hits)}")
@@ -226,16 +233,37 @@ def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
 def rerank_floor(factory: Factory, case: CorpusCase) -> None:
     """With rerank on (and not reported shed in ``degraded``), every returned hit scores
     strictly above ``rerank_min_score``: the floor is what lets "nothing relevant" come
-    back as nothing rather than as the least irrelevant few."""
+    back as nothing rather than as the least irrelevant few. The floor is then put
+    *exactly on* each score the reranker gave (read from an answer under a floor far
+    below them): the answer must be the hits scoring strictly above it, in the same
+    order — a floor compared inclusively keeps the hit sitting on it."""
     system = factory()
     load(system, case.docs)
     policy = policy_for(case, system.capabilities.modes, rerank=True)
     result = system.retrieve(case.query, case.asker, 0, policy)
     if "rerank" in result.degraded:
         return
-    for hit in result.hits:
-        if not hit.score > case.rerank_min_score:
+    _above(result.hits, case.rerank_min_score)
+    low = replace(policy, rerank_min_score=-1e9)
+    wide = system.retrieve(case.query, case.asker, 0, low)
+    if "rerank" in wide.degraded:
+        return
+    for floor in sorted({hit.score for hit in wide.hits})[:3]:
+        on = system.retrieve(case.query, case.asker, 0, replace(policy, rerank_min_score=floor))
+        if "rerank" in on.degraded:
+            continue
+        _above(on.hits, floor)
+        want = [hit.chunk_id for hit in wide.hits if hit.score > floor]
+        if _ids(on.hits) != want:
             raise Violation(
-                f"hit {hit.chunk_id} scores {hit.score!r}, not above the floor "
-                f"{case.rerank_min_score!r}"
+                f"with the floor on a rerank score ({floor!r}) the answer is "
+                f"{_ids(on.hits)}; the hits above it under a lower floor were {want}"
+            )
+
+
+def _above(hits: tuple[Hit, ...], floor: float) -> None:
+    for hit in hits:
+        if not hit.score > floor:
+            raise Violation(
+                f"hit {hit.chunk_id} scores {hit.score!r}, not above the floor {floor!r}"
             )

@@ -8,12 +8,15 @@ back a claim, however much the system has indexed.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Support
 from ragward.conformance.text_strategies import (
+    FOREIGN,
+    VOCABULARY,
     GroundCase,
     ground_cases,
     load,
@@ -25,6 +28,11 @@ __all__: list[str] = []
 
 # Words that no grounding rule should count as evidence on their own.
 _FUNCTION_WORDS = frozenset({"the", "of", "a", "an", "and", "or", "is", "to", "in"})
+# Words of the generated texts that every grounding rule counts as content: whole tokens
+# (no hyphen, no digit run of a longer token) of the kit's vocabulary.
+_CONTENT = frozenset(
+    w for w in VOCABULARY if w.isalpha() and w.isascii() and w not in _FUNCTION_WORDS
+)
 
 
 def _retrieved(system: Any, case: GroundCase) -> tuple[Hit, ...]:
@@ -83,18 +91,27 @@ def support_from_retrieved(factory: Factory, case: GroundCase) -> None:
     requires=("grounding",),
 )
 def invented_unsupported(factory: Factory, case: GroundCase) -> None:
-    """A claim none of whose words (alphanumeric runs, case-folded) occurs in any
-    retrieved text is unsupported, at every ``min_overlap`` — including claims copied
-    from documents that are indexed but were not retrieved. A grounder that searches the
-    whole corpus, or supports a claim for its stopwords, fails here."""
+    """A claim none of whose content words (alphanumeric runs, case-folded, function
+    words such as "the" and "of" left out) occurs in any retrieved text is unsupported,
+    at every ``min_overlap`` — including claims copied from documents that are indexed
+    but were not retrieved, and invented claims padded with function words the retrieved
+    texts do contain. A grounder that searches the whole corpus, or counts stopwords as
+    evidence, fails here."""
     system: Any = factory()
     retrieved = _retrieved(system, case)
     seen = frozenset().union(*(terms(hit.text) for hit in retrieved))
-    for support in _ground(system, case.claims, retrieved, case.min_overlap):
-        if support.supported and not (terms(support.claim) & seen):
+    # Invented words padded with the function words the retrieved texts hold, at a low
+    # threshold: counted as evidence, the glue alone would carry them past it.
+    glue = " ".join(sorted(_FUNCTION_WORDS & seen))
+    padded = tuple(f"{glue} {word}" for word in FOREIGN if glue and word not in seen)
+    verdicts = _ground(system, case.claims, retrieved, case.min_overlap)
+    if padded:
+        verdicts += _ground(system, padded[:2], retrieved, 0.3)
+    for support in verdicts:
+        if support.supported and not ((terms(support.claim) - _FUNCTION_WORDS) & seen):
             raise Violation(
                 f"claim {support.claim!r} supported by {support.chunk_id!r}, yet none of its "
-                "words occurs in any retrieved text"
+                "content words occurs in any retrieved text"
             )
 
 
@@ -143,3 +160,77 @@ def order_free(factory: Factory, case: GroundCase) -> None:
         again = _ground(system, case.claims, other, case.min_overlap)
         if again != first:
             raise Violation(f"reordering the retrieved hits changed {first} into {again}")
+
+
+@invariant(
+    "GRD-005",
+    "grounding",
+    "a claim cites the retrieved chunk that backs it best, ties to the smaller chunk_id",
+    case_type=GroundCase,
+    cases=ground_cases,
+    requires=("grounding",),
+)
+def best_citation(factory: Factory, case: GroundCase) -> None:
+    """Each retrieved text, offered verbatim as a claim at a low ``min_overlap`` (0.2, so
+    that other chunks pass too), cites a chunk holding every content word of the claim —
+    the best overlap, which its own chunk reaches — and, of chunks with that very text,
+    the one with the smallest ``chunk_id``; whatever the order the hits are given in. A
+    grounder that cites the first chunk passing the threshold fails here."""
+    system: Any = factory()
+    retrieved = _retrieved(system, case)
+    by_id = {hit.chunk_id: hit for hit in retrieved}
+    claims = tuple(dict.fromkeys(hit.text for hit in retrieved if terms(hit.text) & _CONTENT))
+    for order in (retrieved, retrieved[::-1]):
+        for support in _ground(system, claims, order, 0.2):
+            cited = by_id.get(support.chunk_id or "")
+            if not support.supported or cited is None:
+                raise Violation(
+                    f"retrieved text {support.claim!r} offered as a claim came back "
+                    f"supported={support.supported} by {support.chunk_id!r} at min_overlap=0.2"
+                )
+            missing = sorted((terms(support.claim) & _CONTENT) - terms(cited.text))
+            if missing:
+                raise Violation(
+                    f"claim {support.claim!r} cites {cited.chunk_id!r}, which lacks {missing}, "
+                    "though a retrieved chunk holds all of its words"
+                )
+            twins = [h.chunk_id for h in retrieved if h.text == cited.text]
+            if cited.chunk_id != min(twins):
+                raise Violation(
+                    f"claim {support.claim!r} cites {cited.chunk_id!r}; the identical "
+                    f"{min(twins)!r} backs it as well and has the smaller chunk_id"
+                )
+
+
+@invariant(
+    "GRD-006",
+    "grounding",
+    "min_overlap is inclusive: an overlap exactly at it supports, just below does not",
+    case_type=GroundCase,
+    cases=ground_cases,
+    requires=("grounding",),
+)
+def threshold_inclusive(factory: Factory, case: GroundCase) -> None:
+    """A claim made of ``k`` content words of one retrieved chunk and ``m`` words no
+    retrieved text holds has a best overlap of exactly ``k / (k + m)``. Grounded at
+    ``min_overlap = k / (k + m)`` it is supported; at the next float above, it is not.
+    A threshold compared the wrong way, or with a tolerance, fails here."""
+    system: Any = factory()
+    retrieved = _retrieved(system, case)
+    seen = frozenset().union(*(terms(hit.text) for hit in retrieved))
+    foreign = [w for w in FOREIGN if w not in seen]
+    for index, hit in enumerate(retrieved[:3]):
+        words = sorted(terms(hit.text) & _CONTENT)[: 1 + index % 3]
+        extra = foreign[: 1 + (len(hit.text) + index) % 2]
+        if not words or not extra:
+            continue
+        claim = " ".join(words + extra)
+        share = len(words) / (len(words) + len(extra))
+        (at,) = _ground(system, (claim,), retrieved, share)
+        (above,) = _ground(system, (claim,), retrieved, math.nextafter(share, 2.0))
+        if not at.supported or above.supported:
+            raise Violation(
+                f"claim {claim!r} (best overlap {len(words)}/{len(words) + len(extra)}) came "
+                f"back supported={at.supported} at min_overlap={share!r} and "
+                f"supported={above.supported} just above it"
+            )

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
-from ragward.conformance.records import Result
+from ragward.conformance.records import CLASSIFICATIONS, Asker, Result
 from ragward.conformance.strategies import (
     Flooded,
     Scene,
@@ -16,8 +16,10 @@ from ragward.conformance.strategies import (
     scenes,
 )
 from ragward.conformance.view import (
+    build,
     check_counts,
     entitled,
+    in_view,
     live_of,
     prepare,
     ranked,
@@ -29,6 +31,7 @@ __all__ = [
     "accounting_consistent",
     "counted_once",
     "eligible_count_unmoved",
+    "eligible_view_exact",
     "results_unmoved",
     "results_unmoved_at_scale",
 ]
@@ -81,6 +84,37 @@ def results_unmoved_at_scale(factory: Factory, case: Flooded) -> None:
             f"instead of {[h.chunk_id for h in before.hits]}"
         )
     same(f"hits after adding {len(hidden)} invisible documents", ranked(before), ranked(after))
+
+
+@invariant(
+    "PRE-006",
+    "prefilter",
+    "The eligible view is exact: nothing in it is dropped, nothing outside it counts",
+    case_type=Scene,
+    cases=scenes,
+)
+def eligible_view_exact(factory: Factory, case: Scene) -> None:
+    """The answer equals the answer of a second system that holds *only* the documents in
+    the asker's eligible view E(P, t) and is asked by a colleague of the same tenant who
+    may see everything, with no freshness contract: ids, order and number of hits. The
+    scenes put documents on both sides of every edge — a tick exactly ``max_stale_ticks``
+    old (fresh) and one tick older (stale), a contract of 0 ticks, classifications at and
+    above the clearance — so a filter that drops an eligible document (an edge compared
+    the wrong way, a check that reads 0 as "no contract") shows as a missing hit, which
+    no leak check can see."""
+    system, _, fitted, policy = prepare(factory, case.docs, case.policy)
+    asker, now = case.asker, case.now_tick
+    view = [d for d in live_of(fitted).values() if in_view(d, asker, now, policy)]
+    barriers = tuple(sorted({d.barrier for d in view if d.barrier is not None}))
+    chief = Asker("kit-chief", asker.tenant, CLASSIFICATIONS[-1], barriers)
+    alone = build(factory, view)
+    want = alone.retrieve(case.query, chief, now, replace(policy, max_stale_ticks=None))
+    got = system.retrieve(case.query, asker, now, policy)
+    same(
+        f"hits vs a system holding only the {len(view)} documents in the asker's view",
+        ranked(want),
+        ranked(got),
+    )
 
 
 @invariant(

@@ -1,0 +1,94 @@
+"""The implementation under test again, in another process under another hash seed.
+
+Python's string hashes are salted per process (``PYTHONHASHSEED``), so iterating a set
+or dict of strings, or summing floats in that order, can give one answer in one process
+and another in the next — a difference no check inside one process can see. For an
+implementation the kit can import by name (``pkg.module:factory``) or start as a wire
+peer, :func:`other_process` returns a factory of systems served by a second process with
+its own hash seed, over the kit's wire protocol; peers are started once per factory and
+seed, and stopped at exit.
+
+    python -m ragward.conformance.processes pkg.module:factory   # serve it on stdin/stdout
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from ragward.conformance.contract import Factory
+from ragward.conformance.guard import GuardedFactory
+from ragward.conformance.loading import load_factory
+from ragward.conformance.wire_client import ExternalFactory
+
+__all__ = ["OTHER_SEED", "import_spec", "other_process"]
+
+#: The hash seed of the second process (another one if the kit itself runs under it).
+OTHER_SEED = 20261201
+
+_PEERS: dict[tuple[str, ...], ExternalFactory] = {}
+
+
+def _unwrapped(factory: Factory) -> Any:
+    while isinstance(factory, GuardedFactory):
+        factory = factory.inner
+    return factory
+
+
+def import_spec(factory: Factory) -> str | None:
+    """``module:qualname`` naming ``factory``, when importing that gives this very object."""
+    inner = _unwrapped(factory)
+    module, name = getattr(inner, "__module__", None), getattr(inner, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(name, str) or "<" in name:
+        return None
+    if module == "__main__":
+        return None
+    target: Any = sys.modules.get(module)
+    for part in name.split("."):
+        target = getattr(target, part, None)
+    return f"{module}:{name}" if target is inner else None
+
+
+def _seed() -> str:
+    mine = os.environ.get("PYTHONHASHSEED", "")
+    return str(OTHER_SEED + 1) if mine == str(OTHER_SEED) else str(OTHER_SEED)
+
+
+def other_process(factory: Factory) -> Factory | None:
+    """Systems of ``factory`` served by a process with another hash seed; None when the
+    kit cannot start ``factory`` elsewhere (neither importable by name nor a peer)."""
+    inner = _unwrapped(factory)
+    seed = _seed()
+    if isinstance(inner, ExternalFactory):
+        command: tuple[str, ...] = ("env", f"PYTHONHASHSEED={seed}", *inner.command)
+    else:
+        spec = import_spec(inner)
+        if spec is None:
+            return None
+        path = os.pathsep.join(os.path.abspath(p or os.curdir) for p in sys.path)
+        command = (
+            "env",
+            f"PYTHONHASHSEED={seed}",
+            f"PYTHONPATH={path}",
+            sys.executable,
+            "-m",
+            "ragward.conformance.processes",
+            spec,
+        )
+    peers = _PEERS.get(command)
+    if peers is None:
+        peers = _PEERS[command] = ExternalFactory(command, startup_timeout=120.0)
+    return peers
+
+
+def main(argv: list[str]) -> int:
+    """Serve the factory named by ``argv[0]`` over the wire protocol."""
+    from ragward.conformance.wire import serve
+
+    serve(load_factory(argv[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

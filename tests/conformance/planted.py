@@ -1,0 +1,282 @@
+"""One-line defects planted in a private copy of the reference.
+
+Each :class:`Plant` names one line of the reference's source (``reference/*.py`` or the
+kit adapter ``core/adapters.py``) and the line a careless implementer could have written
+instead. :func:`planted_system` builds a copy of the whole reference package with that one
+edit — a separate module tree (``ragward_planted_<slug>.reference``, ``.adapters``), so
+the real reference and every other plant stay untouched in the same process — and
+returns its :class:`~ragward.adapters.ReferenceSystem` class. The catalogue in
+:mod:`tests.conformance.broken` lists them beside the hand-written doubles.
+
+The edit is checked when the copy is built: ``old`` must occur exactly once in its file,
+so a refactoring of the reference that moves the line fails loudly here instead of
+silently planting nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import cast
+
+import ragward.adapters
+import ragward.reference
+from ragward.conformance.contract import RetrievalSystem
+
+__all__ = ["FACTORIES", "PLANTS", "Plant", "planted_system"]
+
+_REFERENCE = Path(ragward.reference.__file__).parent
+_ADAPTERS = Path(ragward.adapters.__file__)
+
+
+@dataclass(frozen=True)
+class Plant:
+    """``old`` replaced by ``new`` in ``path`` (``reference/<module>.py`` or
+    ``core/adapters.py``); ``doc`` says what the defect is and what catches it."""
+
+    name: str
+    path: str
+    old: str
+    new: str
+    doc: str
+
+    @property
+    def slug(self) -> str:
+        return "ragward_planted_" + "".join(c if c.isalnum() else "_" for c in self.name)
+
+
+def _source_of(plant: Plant, module: str) -> tuple[str, Path]:
+    """The source of ``module`` (``reference.x`` or ``adapters``) in the plant's copy."""
+    if module == "adapters":
+        path, relative = _ADAPTERS, "core/adapters.py"
+    else:
+        tail = module.split(".")[1:]
+        path = _REFERENCE / (f"{tail[0]}.py" if tail else "__init__.py")
+        relative = "reference/" + path.name
+    source = path.read_text(encoding="utf-8")
+    if relative == plant.path:
+        found = source.count(plant.old)
+        if found != 1:
+            raise AssertionError(f"{plant.name}: {plant.old!r} occurs {found} times in {relative}")
+        source = source.replace(plant.old, plant.new)
+    source = source.replace("ragward.reference", f"{plant.slug}.reference")
+    source = source.replace("ragward.adapters", f"{plant.slug}.adapters")
+    return source, path
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, plant: Plant, module: str) -> None:
+        self.plant, self.module = plant, module
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        if self.module == "":
+            return  # the package holding the copy: nothing of its own
+        source, path = _source_of(self.plant, self.module)
+        exec(compile(source, str(path), "exec"), module.__dict__)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def __init__(self, plant: Plant) -> None:
+        self.plant = plant
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        slug = self.plant.slug
+        if fullname != slug and not fullname.startswith(slug + "."):
+            return None
+        module = fullname[len(slug) + 1 :]
+        package = module in ("", "reference")
+        loader = _Loader(self.plant, module)
+        spec = importlib.util.spec_from_loader(fullname, loader, is_package=package)
+        if spec is not None and package:
+            spec.submodule_search_locations = []
+        return spec
+
+
+def planted_system(plant: Plant) -> Callable[[], RetrievalSystem]:
+    """The ``ReferenceSystem`` class of ``plant``'s copy of the reference."""
+    name = f"{plant.slug}.adapters"
+    if name not in sys.modules:
+        if not any(isinstance(f, _Finder) and f.plant == plant for f in sys.meta_path):
+            sys.meta_path.insert(0, _Finder(plant))
+        importlib.import_module(name)
+    system = sys.modules[name].ReferenceSystem
+    return cast(Callable[[], RetrievalSystem], system)
+
+
+#: The planted defects: each one line a real implementer could ship.
+PLANTS: tuple[Plant, ...] = (
+    Plant(
+        "freshness-zero-is-none",
+        "reference/namespace.py",
+        "        if max_stale_ticks is None:\n",
+        "        if not max_stale_ticks:\n",
+        "A freshness contract of 0 ticks read as no contract (a falsy check).",
+    ),
+    Plant(
+        "freshness-edge-inclusive",
+        "reference/namespace.py",
+        "stale: Mask = ticks < max(oldest_fresh, -TICK_MAX)",
+        "stale: Mask = ticks <= max(oldest_fresh, -TICK_MAX)",
+        "A chunk exactly ``max_stale_ticks`` old counted as stale (the edge off by one).",
+    ),
+    Plant(
+        "rerank-floor-inclusive",
+        "reference/rerank.py",
+        "if s.score > min_score)[:limit]",
+        "if s.score >= min_score)[:limit]",
+        "The rerank floor compared inclusively: a candidate scoring exactly the floor is kept.",
+    ),
+    Plant(
+        "fused-pool-uncut",
+        "reference/retriever.py",
+        "            candidates = cut(\n                fuse(rankings, k=policy.rrf_k), "
+        "policy.candidate_limit, policy.limit_unit\n            )\n",
+        "            candidates = fuse(rankings, k=policy.rrf_k)\n",
+        "The fused list is not cut at ``candidate_limit``: rerank reorders up to twice as many.",
+    ),
+    Plant(
+        "document-cut-off-by-one",
+        "reference/ranking.py",
+        "            if len(seen) == limit:\n",
+        "            if len(seen) > limit:\n",
+        "A document-depth cut that keeps ``limit + 1`` documents.",
+    ),
+    Plant(
+        "min-overlap-exclusive",
+        "reference/grounding.py",
+        "ClaimCheck(claim, best[0], best[1], best[2], best[0] >= min_overlap)",
+        "ClaimCheck(claim, best[0], best[1], best[2], best[0] > min_overlap)",
+        "A claim whose overlap is exactly ``min_overlap`` judged unsupported.",
+    ),
+    Plant(
+        "budget-exclusive",
+        "reference/assembly.py",
+        "        if tokens <= budget_tokens:\n",
+        "        if tokens < budget_tokens:\n",
+        "A context that fits the budget to the token is cut (one chunk fewer, or refused).",
+    ),
+    Plant(
+        "delete-forgets-version",
+        "reference/namespace.py",
+        "        state.rows = []\n        state.deleted = True\n",
+        "        del self.docs[doc_id]\n",
+        "Delete drops the document's record, tombstone included: an older version written "
+        "again after a delete is accepted.",
+    ),
+    Plant(
+        "delete-keeps-statistics",
+        "reference/retriever.py",
+        "scores, hit = namespace.lexical.score(tokenize(query), statistics, live)",
+        "scores, hit = namespace.lexical.score(tokenize(query), statistics | ~live, live)",
+        "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
+        "right, scores of the survivors drift.",
+    ),
+    Plant(
+        "same-text-skips-reindex",
+        "reference/namespace.py",
+        "        state = self.docs.get(document.doc_id)\n        first = len(self.chunks)\n",
+        "        state = self.docs.get(document.doc_id)\n"
+        "        if state and state.rows and [self.chunks[r].text for r in state.rows] == "
+        "[c.text for c in chunks]: state.version = document.version; return\n"
+        "        first = len(self.chunks)\n",
+        "A new version with unchanged text only bumps the version (a re-index shortcut): a "
+        "reclassified document keeps its old classification, barrier and tick.",
+    ),
+    Plant(
+        "ties-by-position",
+        "reference/ranking.py",
+        "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))",
+        "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].doc_id, "
+        "chunks[pair[1]].start_char))",
+        "First-stage ties broken by document, then position in it (``d::2`` before ``d::10``), "
+        "not by ``chunk_id``.",
+    ),
+    Plant(
+        "ties-by-row",
+        "reference/ranking.py",
+        "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))",
+        "best = sorted(keyed, key=lambda pair: -pair[0])",
+        "First-stage ties left in row order (ingestion order).",
+    ),
+    Plant(
+        "terms-in-set-order",
+        "reference/lexical.py",
+        "for term, query_frequency in sorted(Counter(query_tokens).items()):",
+        "for term, query_frequency in Counter(set(query_tokens)).items():",
+        "BM25 summed over the query's terms in set order (which follows the hash seed), each "
+        "term counted once.",
+    ),
+    Plant(
+        "stopwords-as-evidence",
+        "reference/text.py",
+        "    return frozenset(tokenize(text)) - STOPWORDS\n",
+        "    return frozenset(tokenize(text))\n",
+        "Grounding counts stopwords as evidence.",
+    ),
+    Plant(
+        "first-passing-citation",
+        "reference/grounding.py",
+        "                if overlap > 0 and (\n"
+        "                    best is None or (-overlap, chunk.chunk_id) < (-best[0], best[1])\n"
+        "                ):\n",
+        "                if overlap >= min_overlap and best is None:\n",
+        "A claim cites the first retrieved chunk that passes the threshold, not the best one.",
+    ),
+    Plant(
+        "counts-without-dense",
+        "reference/retriever.py",
+        "                matched |= live & dense_rows & (scores > 0.0)\n",
+        "",
+        "The audit counts only what BM25 matched: dense-only matches are never counted.",
+    ),
+    Plant(
+        "visible-not-fresh-in-dense",
+        "reference/retriever.py",
+        "dense = self._top(namespace, scores, eligible & dense_rows, policy)",
+        "dense = self._top(namespace, scores, visible & dense_rows, policy)",
+        "The dense stage filters entitlement but forgets the freshness contract.",
+    ),
+    Plant(
+        "barrier-codes-shared",
+        "reference/namespace.py",
+        "        mask &= (barrier == 0) | np.isin(barrier, codes)\n",
+        "        mask &= (barrier == 0) | np.isin(barrier, codes) | (len(codes) > 0)\n",
+        "Any barrier the asker is inside of opens every barrier.",
+    ),
+    Plant(
+        "idf-over-live",
+        "reference/retriever.py",
+        "                statistics = eligible & lexical_rows\n",
+        "                statistics = live & lexical_rows\n",
+        "BM25 statistics over the whole namespace (hits still filtered).",
+    ),
+)
+
+
+def _factory(plant: Plant) -> Callable[[], RetrievalSystem]:
+    """A module-level factory for ``plant``, importable by name (so the kit can start it
+    in another process, as it starts any named factory)."""
+
+    def factory() -> RetrievalSystem:
+        return planted_system(plant)()
+
+    name = "planted_" + plant.slug.removeprefix("ragward_planted_")
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = plant.doc
+    globals()[name] = factory
+    return factory
+
+
+#: name -> factory of each plant.
+FACTORIES: dict[str, Callable[[], RetrievalSystem]] = {p.name: _factory(p) for p in PLANTS}
