@@ -13,6 +13,7 @@ invariants run whole programs through it; :class:`LifecycleMachine` (a hypothesi
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
@@ -106,6 +107,12 @@ class Executor:
                     f"ingest of {label(doc)} was accepted over live v{current.version}: "
                     "an out-of-order write must be refused"
                 )
+            if current is None and doc.version <= newest and accepted:
+                raise Violation(
+                    f"ingest of {label(doc)} was accepted after v{newest} was written and "
+                    "deleted: a delete keeps the version, so a late, older write cannot "
+                    "bring the document back"
+                )
         if accepted:
             self.live.pop(key, None)
             self.live[key] = doc
@@ -130,7 +137,8 @@ class Executor:
         if "alone" in self.checks:
             docs = [d for d in docs if d.tenant == asker.tenant]
             holding = f"{asker.tenant!r}'s live documents alone"
-        other = build(self.factory, docs).retrieve(query, asker, now_tick, self.policy)
+        fresh = build(self.factory, docs)
+        other = fresh.retrieve(query, asker, now_tick, self.policy)
         what = (
             f"{asker.user_id}@{asker.tenant} asking {query!r}, vs a fresh system holding {holding}"
         )
@@ -142,6 +150,20 @@ class Executor:
                 [(h.chunk_id, h.score) for h in other.hits],
                 [(h.chunk_id, h.score) for h in result.hits],
             )
+            if "lexical" in self.caps.modes:
+                # Bare BM25 scores: fusion and rerank hide statistics that drift.
+                bare = fit_policy(replace(self.policy, mode="lexical", rerank=False), self.caps)
+                same(
+                    f"lexical scores (rerank off) of {what}",
+                    [
+                        (h.chunk_id, h.score)
+                        for h in fresh.retrieve(query, asker, now_tick, bare).hits
+                    ],
+                    [
+                        (h.chunk_id, h.score)
+                        for h in self.system.retrieve(query, asker, now_tick, bare).hits
+                    ],
+                )
         if "fresh-counts" in self.checks and self.caps.counts:
             same(f"counts of {what}", answer(other, self.caps)[-1], answer(result, self.caps)[-1])
 

@@ -497,7 +497,7 @@ class Program:
 
 
 #: What a program may do after its first writes.
-STEPS: tuple[str, ...] = ("reversion", "reclassify", "delete", "stale", "new")
+STEPS: tuple[str, ...] = ("reversion", "reclassify", "delete", "stale", "new", "revive")
 
 
 @st.composite
@@ -533,7 +533,14 @@ def programs(
     for _ in range(draw(st.integers(min_value=1, max_value=5))):
         step = draw(st.sampled_from(tuple(steps)))
         keys = sorted(live, key=lambda k: (k.tenant, k.doc_id))
-        if step == "new" or not keys:
+        gone = sorted((k for k in top if k not in live), key=lambda k: (k.tenant, k.doc_id))
+        if step == "revive" and gone:
+            # a deleted key written again: late (an old version: refused) or new
+            key = draw(st.sampled_from(gone))
+            late = draw(st.booleans())
+            version = draw(st.integers(1, top[key])) if late else top[key] + 1
+            write(draw(documents(key.tenant, key.doc_id, version=version)))
+        elif step == "new" or not keys:
             key = Key(draw(st.sampled_from(tuple(tenants))), draw(st.sampled_from(DOC_IDS)))
             if key not in top:
                 write(draw(documents(key.tenant, key.doc_id, version=1)))
@@ -550,7 +557,10 @@ def programs(
                 version = top[key] + draw(st.integers(min_value=1, max_value=2))
                 doc = draw(documents(key.tenant, key.doc_id, version=version))
                 if step == "reclassify":
-                    doc = restamp(replace(doc, text=old.text))
+                    # the very same text (an unchanged body re-labelled) or re-stamped
+                    same_text = draw(st.booleans())
+                    doc = replace(doc, text=old.text)
+                    doc = doc if same_text else restamp(doc)
                 write(doc)
         for _ in range(draw(st.integers(min_value=1, max_value=2))):
             ask()

@@ -85,7 +85,7 @@ def tenants_sharing_doc_ids(factory: Factory, case: Scene) -> None:
     "isolation",
     "Deleted documents never come back",
     case_type=Program,
-    cases=lambda: programs(steps=("delete", "delete", "new")),
+    cases=lambda: programs(steps=("delete", "delete", "new", "revive")),
     requires=("delete",),
 )
 def deleted_never_return(factory: Factory, case: Program) -> None:

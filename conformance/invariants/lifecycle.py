@@ -15,7 +15,9 @@ __all__ = [
     "upsert_replaces",
 ]
 
-_ANSWER = frozenset({"writes", "fresh-ids", "fresh-counts"})
+#: Every step checked against the model and against a fresh system: ids, scores (bare
+#: lexical ones too) and counts.
+_ANSWER = frozenset({"writes", "hits", "fresh-ids", "fresh-scores", "fresh-counts"})
 
 
 @invariant(
@@ -55,7 +57,7 @@ def old_versions_refused(factory: Factory, case: Program) -> None:
     "lifecycle",
     "Delete removes from results and counts",
     case_type=Program,
-    cases=lambda: programs(steps=("delete", "delete", "new")),
+    cases=lambda: programs(steps=("delete", "delete", "new", "revive")),
     requires=("delete",),
 )
 def delete_removes(factory: Factory, case: Program) -> None:
