@@ -302,10 +302,22 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     seen = [d for d in corpus if _entitled(d, asker) and _fresh(d, now, policy)]
     if twins and seen:
         for n, source in enumerate(draw(st.lists(st.sampled_from(seen), max_size=3))):
-            twin = replace(source, doc_id=draw(st.sampled_from((f"t{n}", f"{source.doc_id}~{n}"))))
+            # Ids that sort apart from their documents: "d10::1" < "d1::1" < "d1~0::1".
+            ids = (f"t{n}", f"{source.doc_id}~{n}", f"{source.doc_id}{n}", f"{source.doc_id}-{n}")
+            twin = replace(source, doc_id=draw(st.sampled_from(ids)))
             if (twin.tenant, twin.doc_id) not in used:
                 used.add((twin.tenant, twin.doc_id))
                 corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), twin)
+        if draw(st.booleans()):
+            # One document of many identical sections: chunks ::2 and ::10 tie.
+            source = draw(st.sampled_from(seen))
+            section = f"## {SECTIONS[1]}\n{_unmark(source.text).strip() or MARK}\n"
+            doc_id = draw(st.sampled_from(("r", "r1")))
+            if (source.tenant, doc_id) not in used:
+                used.add((source.tenant, doc_id))
+                body = section * draw(st.sampled_from((2, 11, 12)))
+                doc = restamp(replace(source, doc_id=doc_id, text=body))
+                corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), doc)
     about = seen if seen and draw(st.integers(min_value=0, max_value=4)) > 0 else corpus
     query = draw(queries([d.text for d in about]))
     return Scene(tuple(corpus), asker, query, policy, now)

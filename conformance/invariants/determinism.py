@@ -7,10 +7,10 @@ from itertools import pairwise
 
 from hypothesis import strategies as st
 
-from ragward.conformance.contract import Factory
+from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.processes import other_process
-from ragward.conformance.records import Asker
+from ragward.conformance.records import Asker, Hit, Policy
 from ragward.conformance.strategies import BARRIERS, Scene, scenes
 from ragward.conformance.view import answer, build, fit_policy, prepare, ranked, same
 
@@ -58,14 +58,24 @@ def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
     backwards = sorted(case.docs, key=lambda doc: doc.doc_id, reverse=True)
     system, caps, _, policy = prepare(factory, backwards, case.policy)
     result = system.retrieve(case.query, case.asker, case.now_tick, policy)
-    for a, b in pairwise(result.hits):
+    _ties_in_order(result.hits, policy, caps)
+    if caps.policy_knobs:
+        # Wide limits too: a tie-break that only differs past the cut shows in the tail.
+        wide = replace(policy, candidate_limit=60, result_limit=60)
+        _ties_in_order(
+            system.retrieve(case.query, case.asker, case.now_tick, wide).hits, wide, caps
+        )
+
+
+def _ties_in_order(hits: tuple[Hit, ...], policy: Policy, caps: Capabilities) -> None:
+    for a, b in pairwise(hits):
         if (-a.score, a.chunk_id) >= (-b.score, b.chunk_id):
             raise Violation(
                 f"{a.chunk_id!r} ({a.score!r}) is ranked before {b.chunk_id!r} ({b.score!r})"
             )
     textual = policy.mode != "hybrid" or (caps.rerank_toggle and policy.rerank)
     first: dict[str, tuple[str, float]] = {}
-    for hit in result.hits:
+    for hit in hits:
         if hit.text not in first:
             first[hit.text] = (hit.chunk_id, hit.score)
             continue
