@@ -23,10 +23,21 @@ from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.processes import other_process
 from ragward.conformance.records import from_data, to_data
 
-__all__ = ["PROFILES", "Report", "Verdict", "replay", "run_conformance", "run_invariant"]
+__all__ = [
+    "PROFILES",
+    "SHRINK_BUDGETS",
+    "Report",
+    "Verdict",
+    "replay",
+    "run_conformance",
+    "run_invariant",
+]
 
 #: Seconds hypothesis may spend shrinking one invariant's failure, by default.
 DEFAULT_SHRINK_BUDGET = 60.0
+#: Seconds of shrinking per failing invariant, by profile (when none is given): a broken
+#: implementation is reported in about the time a correct one takes to pass.
+SHRINK_BUDGETS: dict[str, float] = {"ci": 3.0, "thorough": DEFAULT_SHRINK_BUDGET}
 
 #: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
 PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
@@ -108,24 +119,30 @@ def run_invariant(
     replay_hint: str = "",
     shrink: bool = True,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
-    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+    shrink_budget: float | None = None,
 ) -> Verdict:
     """Run one invariant; never raises for a failure of the implementation.
 
     ``shrink=False`` skips hypothesis' shrink phase: verdicts stay the same, the
     counterexample is the first failing case found rather than a minimal one.
-    ``shrink_budget`` bounds the seconds spent shrinking once a case has failed; when it
-    is spent, the smallest failing case found so far is reported (the reason says so).
+    ``shrink_budget`` bounds the seconds spent shrinking once a case has failed (None:
+    the profile's, :data:`SHRINK_BUDGETS`); when it is spent, the smallest failing case
+    found so far is reported (the reason says so).
     A case that fails and then passes when hypothesis runs it again is reported as
     failing, the reason marked *flaky* — an unstable answer is a finding, not a pass.
     ``call_timeout`` limits every call into the implementation, in seconds (see
     :mod:`ragward.conformance.guard`; None: no limit); a call over it is an ``error``.
     """
+    budget = (
+        SHRINK_BUDGETS.get(profile, DEFAULT_SHRINK_BUDGET)
+        if shrink_budget is None
+        else shrink_budget
+    )
     if call_timeout is None:
-        return _run_invariant(invariant, factory, profile, replay_hint, shrink, shrink_budget)
+        return _run_invariant(invariant, factory, profile, replay_hint, shrink, budget)
     limited = guarded(factory, call_timeout)
     try:
-        return _run_invariant(invariant, limited, profile, replay_hint, shrink, shrink_budget)
+        return _run_invariant(invariant, limited, profile, replay_hint, shrink, budget)
     finally:
         limited.close()
 
@@ -244,7 +261,7 @@ def run_conformance(
     replay_hint: str = "",
     shrink: bool = True,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
-    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+    shrink_budget: float | None = None,
 ) -> Report:
     """Run every registered invariant (or those in ``select``) against ``factory``."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)

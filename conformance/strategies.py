@@ -546,10 +546,14 @@ def programs(
         step = draw(st.sampled_from(tuple(steps)))
         keys = sorted(live, key=lambda k: (k.tenant, k.doc_id))
         gone = sorted((k for k in top if k not in live), key=lambda k: (k.tenant, k.doc_id))
+        if step == "revive" and not gone and keys:
+            gone = [draw(st.sampled_from(keys))]
+            ops.append(Op("delete", key=gone[0]))
+            del live[gone[0]]
         if step == "revive" and gone:
             # a deleted key written again: late (an old version: refused) or new
             key = draw(st.sampled_from(gone))
-            late = draw(st.booleans())
+            late = draw(st.sampled_from((True, True, False)))
             version = draw(st.integers(1, top[key])) if late else top[key] + 1
             write(draw(documents(key.tenant, key.doc_id, version=version)))
         elif step == "new" or not keys:

@@ -18,6 +18,7 @@ import os
 import shlex
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +67,13 @@ def add_conform_parser(commands: Any) -> None:
         type=_seconds,
         help="time limit of each call into the implementation: a call over it is an error "
         "verdict, never a hang (default: 60 in-process, 10 per wire call)",
+    )
+    conform.add_argument(
+        "--shrink-budget",
+        metavar="SECONDS",
+        type=_seconds,
+        help="seconds spent shrinking each failing invariant's counterexample; when spent, "
+        "the smallest case so far is reported (default: 3 for ci, 60 for thorough)",
     )
     conform.add_argument(
         "--replay",
@@ -123,6 +131,7 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
         chosen,
         _replay_hint(origin, args.profile, args.json),
         _call_timeout(args),
+        args.shrink_budget,
     )
     if args.json is not None:
         _write_atomically(args.json, _to_json(report))
@@ -187,8 +196,16 @@ def _replay_hint(origin: str, profile: str, json_path: Path | None) -> str:
 
 
 def _run(
-    factory: Factory, name: str, profile: str, chosen: list[str], hint: str, call_timeout: float
+    factory: Factory,
+    name: str,
+    profile: str,
+    chosen: list[str],
+    hint: str,
+    call_timeout: float,
+    shrink_budget: float | None = None,
 ) -> Report:
+    """Run ``chosen``, showing progress on stderr: a line that rewrites itself on a
+    terminal, one line per finished invariant elsewhere (a CI log)."""
     from ragward.conformance.invariant import REGISTRY
     from ragward.conformance.runner import Report, run_invariant
 
@@ -199,12 +216,23 @@ def _run(
             print(
                 f"\r\033[Kconform [{number}/{len(chosen)}] {invariant_id}", end="", file=sys.stderr
             )
-        invariant = REGISTRY[invariant_id]
-        verdicts.append(
-            run_invariant(
-                invariant, factory, profile=profile, replay_hint=hint, call_timeout=call_timeout
-            )
+        started = time.monotonic()
+        verdict = run_invariant(
+            REGISTRY[invariant_id],
+            factory,
+            profile=profile,
+            replay_hint=hint,
+            call_timeout=call_timeout,
+            shrink_budget=shrink_budget,
         )
+        verdicts.append(verdict)
+        if not live:
+            print(
+                f"conform [{number}/{len(chosen)}] {invariant_id} {verdict.status} "
+                f"({verdict.examples} examples, {time.monotonic() - started:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     if live:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     return Report(name, profile, tuple(verdicts))

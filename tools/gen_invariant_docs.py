@@ -17,6 +17,7 @@ from pathlib import Path
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant
+from ragward.conformance.runner import FACTORY_NEEDS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "conformance" / "README.md"
@@ -58,9 +59,12 @@ def _cell(text: str) -> str:
 
 
 def _requires(inv: Invariant) -> str:
-    if not inv.requires:
+    flags = [name for name in inv.requires if name not in FACTORY_NEEDS]
+    needs = [FACTORY_NEEDS[name] for name in inv.requires if name in FACTORY_NEEDS]
+    if not flags and not needs:
         return "only the required verbs"
-    return "capability " + ", ".join(f"`{name}`" for name in inv.requires)
+    parts = ["capability " + ", ".join(f"`{name}`" for name in flags)] if flags else []
+    return "; ".join(parts + needs)
 
 
 def _markdown(doc: str) -> str:

@@ -57,7 +57,7 @@ def old_versions_refused(factory: Factory, case: Program) -> None:
     "lifecycle",
     "Delete removes from results and counts",
     case_type=Program,
-    cases=lambda: programs(steps=("delete", "delete", "new", "revive")),
+    cases=lambda: programs(steps=("delete", "revive", "revive", "new")),
     requires=("delete",),
 )
 def delete_removes(factory: Factory, case: Program) -> None:
