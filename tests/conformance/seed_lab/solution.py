@@ -6,7 +6,7 @@
 # Everything below the marker line is the seed's text, byte for byte (no newline at the
 # end, as in the seed); nothing was changed to import it. It is neither ragward's code
 # nor a model to follow: it is what the kit must tell apart from a correct system. Ruff
-# and mypy skip it (see pyproject.toml) so that it stays unedited; test_seed_lab.py pins
+# and mypy skip it (see pyproject.toml) so that it stays unedited; test_kill_matrix.py pins
 # its SHA-256.
 # ---- verbatim copy of the seed below this line ----
 """Reference solution — the knowledge foundation: authorized hybrid retrieval.
