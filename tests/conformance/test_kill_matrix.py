@@ -4,12 +4,17 @@ defect, and the reference passes everything.
 Each broken system of :mod:`tests.conformance.broken` runs against the invariants of its
 expected levels (``ci`` profile, no shrinking, to keep this fast); at least one must
 *fail* — an ``error`` means the kit or the double crashed, which proves nothing — and
-every failing one must be among those the catalogue aims at the defect.
-``python tools/kill_matrix.py --all`` runs every invariant against every system and
+every failing one must be among those the catalogue aims at the defect. The seed lab's
+reference solution (:mod:`tests.conformance.seed_lab`, a verbatim copy behind an adapter)
+gets the verdict committed in :data:`~tests.conformance.seed_lab.EXPECTED_FAILS`, level
+by level. ``python tools/kill_matrix.py --all`` runs every invariant against every system and
 writes the matrix to ``reports/conformance/kill_matrix.md``.
 """
 
 from __future__ import annotations
+
+import hashlib
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -32,6 +37,8 @@ from ragward.errors import BudgetError
 from ragward.reference import neutralise
 
 from .broken import BROKEN, _assemble, _CustomFirstStage, _joined_size, kill_row
+from .seed_lab import ACCOUNTING, CLAIMS_KEPT, EXPECTED_FAILS, FAILING_LEVELS, NOT_APPLICABLE
+from .seed_lab.adapter import factory as seed_lab_factory
 
 _WORDS = ("payment", "held", "screening", "acme", "fee", "release", "hold", "the")
 _TEXTS = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12).map(" ".join)
@@ -131,3 +138,48 @@ def test_the_kit_kills(name: str) -> None:
     assert row.errored == (), f"{name}: invariants errored instead of failing: {row.errored}"
     assert row.caught, f"{name} ({row.defect}) is not caught by any of {row.aimed}"
     assert row.stray == (), f"{name} fails invariants not aimed at its defect: {row.stray}"
+
+
+# -- the seed lab's reference solution ------------------------------------------------
+
+_SEED_LAB = Path(__file__).parent / "seed_lab" / "solution.py"
+_SEED_MARKER = b"# ---- verbatim copy of the seed below this line ----\n"
+#: SHA-256 of seeds/001_033c89f1e1ead4e4.txt, the lab's reference solution.
+_SEED_SHA256 = "cf356051381dbe9cc3d8d03056c6a0ab6109c5cdd5749b6ebb756839357ad5d7"
+
+
+def test_the_seed_lab_copy_is_verbatim() -> None:
+    header, marker, body = _SEED_LAB.read_bytes().partition(_SEED_MARKER)
+    assert marker, "the copy lost its marker line"
+    assert all(line.startswith(b"#") for line in header.splitlines()), "code above the copy"
+    assert hashlib.sha256(body).hexdigest() == _SEED_SHA256
+
+
+def test_the_seed_lab_expectation_is_coherent() -> None:
+    assert set(EXPECTED_FAILS) == set(LEVELS)
+    for level, fails in EXPECTED_FAILS.items():
+        assert all(REGISTRY[i].level == level for i in fails), level
+    expected = {i for fails in EXPECTED_FAILS.values() for i in fails}
+    kept = {i for ids in CLAIMS_KEPT.values() for i in ids}
+    assert all(EXPECTED_FAILS[level] for level in FAILING_LEVELS)
+    assert set(ACCOUNTING) <= expected
+    assert not kept & (expected | NOT_APPLICABLE)
+    assert (kept | NOT_APPLICABLE) <= set(REGISTRY)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_seed_lab_solution_gets_its_verdict(level: str) -> None:
+    # One level per test, so that xdist spreads the run; ci profile, no shrinking.
+    chosen = [i for i, inv in REGISTRY.items() if inv.level == level]
+    report = run_conformance(
+        seed_lab_factory, profile="ci", select=chosen, name="seed-lab", shrink=False
+    )
+    status = {v.id: v.status for v in report.verdicts}
+    reasons = {v.id: v.reason for v in report.verdicts}
+    assert {i: reasons[i] for i, s in status.items() if s == "error"} == {}
+    failed = {i for i, s in status.items() if s == "fail"}
+    unexpected = failed ^ set(EXPECTED_FAILS[level])
+    assert unexpected == set(), {i: reasons[i] or "passed" for i in unexpected}
+    assert {i for i, s in status.items() if s == "n/a"} == NOT_APPLICABLE & set(chosen)
+    for claim, ids in CLAIMS_KEPT.items():
+        assert all(status[i] == "pass" for i in ids if i in status), claim
