@@ -164,8 +164,9 @@ def check_hits(
 
 
 def check_counts(result: Result, asker: Asker, now_tick: int, policy: Policy, live: Live) -> None:
-    """The audit counts are present, non-negative, add up, and are zero where the model
-    says nothing of their kind exists in the asker's tenant."""
+    """The audit counts are present, non-negative, add up, count at least every hit
+    returned, and are zero where the model says nothing of their kind exists in the
+    asker's tenant."""
     counts = (result.considered, result.excluded_by_entitlement, result.excluded_by_freshness)
     considered, hidden, stale = counts
     if considered is None or hidden is None or stale is None:
@@ -176,6 +177,12 @@ def check_counts(result: Result, asker: Asker, now_tick: int, policy: Policy, li
         raise Violation(
             f"excluded_by_entitlement={hidden} + excluded_by_freshness={stale} exceed "
             f"considered={considered}"
+        )
+    eligible = considered - hidden - stale
+    if eligible < len(result.hits):
+        raise Violation(
+            f"{len(result.hits)} hits came back, but the counts {counts} leave {eligible} "
+            "matching chunks in the asker's view: every hit is a match and is counted"
         )
     mine = [d for d in live.values() if d.tenant == asker.tenant]
     if not mine and considered:

@@ -67,6 +67,8 @@ from ragward.reference import (
 from ragward.reference.dense import check_vectors
 from ragward.reference.namespace import Namespace
 
+from .planted import FACTORIES, PLANTS
+
 __all__ = ["BROKEN", "Row", "aimed", "defect", "kill_row", "selection"]
 
 Mask = npt.NDArray[np.bool_]
@@ -703,6 +705,10 @@ BROKEN: dict[str, tuple[Callable[[], RetrievalSystem], tuple[str, ...]]] = {
     "older-version-accepted": (OlderVersionAccepted, ("lifecycle",)),
     "depth-in-chunks": (DepthInChunks, ("DEPTH-001",)),
 }
+
+
+# One-line defects planted in a copy of the reference (tests/conformance/planted.py).
+BROKEN.update({plant.name: (FACTORIES[plant.name], plant.caught_by) for plant in PLANTS})
 
 
 def aimed(expected: Iterable[str], registry: Iterable[tuple[str, str]]) -> set[str]:

@@ -38,13 +38,15 @@ _ADAPTERS = Path(ragward.adapters.__file__)
 @dataclass(frozen=True)
 class Plant:
     """``old`` replaced by ``new`` in ``path`` (``reference/<module>.py`` or
-    ``core/adapters.py``); ``doc`` says what the defect is and what catches it."""
+    ``core/adapters.py``); ``doc`` says what the defect is, ``caught_by`` the invariant
+    levels or ids aimed at it (at least one must fail)."""
 
     name: str
     path: str
     old: str
     new: str
     doc: str
+    caught_by: tuple[str, ...]
 
     @property
     def slug(self) -> str:
@@ -122,6 +124,7 @@ PLANTS: tuple[Plant, ...] = (
         "        if max_stale_ticks is None:\n",
         "        if not max_stale_ticks:\n",
         "A freshness contract of 0 ticks read as no contract (a falsy check).",
+        ("isolation", "PRE-006"),
     ),
     Plant(
         "freshness-edge-inclusive",
@@ -129,6 +132,7 @@ PLANTS: tuple[Plant, ...] = (
         "stale: Mask = ticks < max(oldest_fresh, -TICK_MAX)",
         "stale: Mask = ticks <= max(oldest_fresh, -TICK_MAX)",
         "A chunk exactly ``max_stale_ticks`` old counted as stale (the edge off by one).",
+        ("PRE-006", "PRE-004"),
     ),
     Plant(
         "rerank-floor-inclusive",
@@ -136,6 +140,7 @@ PLANTS: tuple[Plant, ...] = (
         "if s.score > min_score)[:limit]",
         "if s.score >= min_score)[:limit]",
         "The rerank floor compared inclusively: a candidate scoring exactly the floor is kept.",
+        ("FUS-006",),
     ),
     Plant(
         "fused-pool-uncut",
@@ -144,6 +149,7 @@ PLANTS: tuple[Plant, ...] = (
         "policy.candidate_limit, policy.limit_unit\n            )\n",
         "            candidates = fuse(rankings, k=policy.rrf_k)\n",
         "The fused list is not cut at ``candidate_limit``: rerank reorders up to twice as many.",
+        ("FUS-005", "DEPTH-001"),
     ),
     Plant(
         "document-cut-off-by-one",
@@ -151,6 +157,7 @@ PLANTS: tuple[Plant, ...] = (
         "            if len(seen) == limit:\n",
         "            if len(seen) > limit:\n",
         "A document-depth cut that keeps ``limit + 1`` documents.",
+        ("DEPTH-001",),
     ),
     Plant(
         "min-overlap-exclusive",
@@ -158,6 +165,7 @@ PLANTS: tuple[Plant, ...] = (
         "ClaimCheck(claim, best[0], best[1], best[2], best[0] >= min_overlap)",
         "ClaimCheck(claim, best[0], best[1], best[2], best[0] > min_overlap)",
         "A claim whose overlap is exactly ``min_overlap`` judged unsupported.",
+        ("GRD-006", "GRD-003"),
     ),
     Plant(
         "budget-exclusive",
@@ -165,6 +173,7 @@ PLANTS: tuple[Plant, ...] = (
         "        if tokens <= budget_tokens:\n",
         "        if tokens < budget_tokens:\n",
         "A context that fits the budget to the token is cut (one chunk fewer, or refused).",
+        ("assembly",),
     ),
     Plant(
         "delete-forgets-version",
@@ -173,6 +182,7 @@ PLANTS: tuple[Plant, ...] = (
         "        del self.docs[doc_id]\n",
         "Delete drops the document's record, tombstone included: an older version written "
         "again after a delete is accepted.",
+        ("LIFE-003", "LIFE-005", "ISO-003"),
     ),
     Plant(
         "delete-keeps-statistics",
@@ -181,6 +191,7 @@ PLANTS: tuple[Plant, ...] = (
         "scores, hit = namespace.lexical.score(tokenize(query), statistics | ~live, live)",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
         "right, scores of the survivors drift.",
+        ("STAT-004", "lifecycle"),
     ),
     Plant(
         "same-text-skips-reindex",
@@ -192,6 +203,7 @@ PLANTS: tuple[Plant, ...] = (
         "        first = len(self.chunks)\n",
         "A new version with unchanged text only bumps the version (a re-index shortcut): a "
         "reclassified document keeps its old classification, barrier and tick.",
+        ("ISO-005", "STAT-002", "LIFE-001"),
     ),
     Plant(
         "ties-by-position",
@@ -201,6 +213,7 @@ PLANTS: tuple[Plant, ...] = (
         "chunks[pair[1]].start_char))",
         "First-stage ties broken by document, then position in it (``d::2`` before ``d::10``), "
         "not by ``chunk_id``.",
+        ("DET-001",),
     ),
     Plant(
         "ties-by-row",
@@ -208,6 +221,7 @@ PLANTS: tuple[Plant, ...] = (
         "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))",
         "best = sorted(keyed, key=lambda pair: -pair[0])",
         "First-stage ties left in row order (ingestion order).",
+        ("DET-001", "DET-002"),
     ),
     Plant(
         "terms-in-set-order",
@@ -216,6 +230,7 @@ PLANTS: tuple[Plant, ...] = (
         "for term, query_frequency in Counter(set(query_tokens)).items():",
         "BM25 summed over the query's terms in set order (which follows the hash seed), each "
         "term counted once.",
+        ("DET-005",),
     ),
     Plant(
         "stopwords-as-evidence",
@@ -223,6 +238,7 @@ PLANTS: tuple[Plant, ...] = (
         "    return frozenset(tokenize(text)) - STOPWORDS\n",
         "    return frozenset(tokenize(text))\n",
         "Grounding counts stopwords as evidence.",
+        ("GRD-002",),
     ),
     Plant(
         "first-passing-citation",
@@ -232,6 +248,7 @@ PLANTS: tuple[Plant, ...] = (
         "                ):\n",
         "                if overlap >= min_overlap and best is None:\n",
         "A claim cites the first retrieved chunk that passes the threshold, not the best one.",
+        ("GRD-005", "GRD-004"),
     ),
     Plant(
         "counts-without-dense",
@@ -239,6 +256,7 @@ PLANTS: tuple[Plant, ...] = (
         "                matched |= live & dense_rows & (scores > 0.0)\n",
         "",
         "The audit counts only what BM25 matched: dense-only matches are never counted.",
+        ("PRE-004", "LIFE-003", "LIFE-005"),
     ),
     Plant(
         "visible-not-fresh-in-dense",
@@ -246,6 +264,7 @@ PLANTS: tuple[Plant, ...] = (
         "dense = self._top(namespace, scores, eligible & dense_rows, policy)",
         "dense = self._top(namespace, scores, visible & dense_rows, policy)",
         "The dense stage filters entitlement but forgets the freshness contract.",
+        ("isolation", "PRE-001", "PRE-005", "STAT-001"),
     ),
     Plant(
         "barrier-codes-shared",
@@ -253,13 +272,15 @@ PLANTS: tuple[Plant, ...] = (
         "        mask &= (barrier == 0) | np.isin(barrier, codes)\n",
         "        mask &= (barrier == 0) | np.isin(barrier, codes) | (len(codes) > 0)\n",
         "Any barrier the asker is inside of opens every barrier.",
+        ("ISO-001", "prefilter"),
     ),
     Plant(
-        "idf-over-live",
-        "reference/retriever.py",
-        "                statistics = eligible & lexical_rows\n",
-        "                statistics = live & lexical_rows\n",
-        "BM25 statistics over the whole namespace (hits still filtered).",
+        "avgdl-over-live",
+        "reference/lexical.py",
+        "avgdl = float(lengths[eligible].sum()) / n_eligible",
+        "avgdl = float(lengths[live].sum()) / max(1, int(np.count_nonzero(live)))",
+        "BM25's average length over every live row of the namespace, visible or not.",
+        ("STAT-001",),
     ),
 )
 
@@ -273,7 +294,9 @@ def _factory(plant: Plant) -> Callable[[], RetrievalSystem]:
 
     name = "planted_" + plant.slug.removeprefix("ragward_planted_")
     factory.__name__ = factory.__qualname__ = name
-    factory.__doc__ = plant.doc
+    factory.__doc__ = (
+        f"{plant.doc}\n\nPlanted in {plant.path}. Caught by: {', '.join(plant.caught_by)}."
+    )
     globals()[name] = factory
     return factory
 
