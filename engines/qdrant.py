@@ -540,6 +540,8 @@ class ClientBackend:
                     id=_point_id(row.tenant, row.chunk_id), vector=vector, payload=_payload(row)
                 )
             )
+        # One batch: local mode applies it in list order; a server, like the edge engine,
+        # in a random order (see EdgeBackend.upsert), which the server configuration keeps.
         if points:
             self.client.upsert(self.name, points, wait=True)
 
