@@ -2,6 +2,7 @@
 
 ragward engines                                 # list them, installed or not
 ragward engines --matrix --out reports/engines  # the full kit on each installed one
+ragward engines --matrix --repeat 5 --only qdrant-edge --select DET-001,DET-003
 """
 
 from __future__ import annotations
@@ -51,17 +52,30 @@ def add_engines_parser(commands: Any) -> None:
         metavar="SECONDS",
         help="with --matrix: seconds spent shrinking each failure (default 60)",
     )
+    engines.add_argument(
+        "--select",
+        metavar="ID,...",
+        help="with --repeat: only these invariants (DET-001,LIFE-002,...)",
+    )
+    engines.add_argument(
+        "--repeat",
+        type=int,
+        metavar="N",
+        help="with --matrix: run each column N times (no shrinking) and write "
+        "stability.md and stability.json (failures out of N per cell) instead of the matrix",
+    )
     engines.set_defaults(run=run_engines)
 
 
 def run_engines(args: argparse.Namespace) -> int:
     from ragward.engines import configurations
-    from ragward.engines.matrix import REFERENCE, label, write_matrix
+    from ragward.engines.matrix import REFERENCE, label, write_matrix, write_stability
 
     found = configurations()
     if not args.matrix:
-        if args.only:
-            raise InvalidArgument("--only goes with --matrix")
+        for flag in ("only", "select", "repeat"):
+            if getattr(args, flag) is not None:
+                raise InvalidArgument(f"--{flag} goes with --matrix")
         rows = []
         for c in found:
             missing = c.missing()
@@ -92,6 +106,32 @@ def run_engines(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--out {args.out}: exists and is not a directory")
     if not args.shrink_budget > 0:
         raise InvalidArgument(f"--shrink-budget must be positive, got {args.shrink_budget}")
-    write_matrix(columns, args.out, profile=args.profile, shrink_budget=args.shrink_budget)
+    if args.select is not None and args.repeat is None:
+        raise InvalidArgument("--select goes with --repeat (the matrix holds every invariant)")
+    select = _invariants(args.select) if args.select is not None else None
+    if args.repeat is not None:
+        write_stability(columns, args.out, args.repeat, profile=args.profile, select=select)
+        print(f"wrote {args.out / 'stability.md'} and stability.json")
+        return 0
+    write_matrix(
+        columns,
+        args.out,
+        profile=args.profile,
+        select=select,
+        shrink_budget=args.shrink_budget,
+    )
     print(f"wrote {args.out / 'matrix.md'} and one report per configuration")
     return 0
+
+
+def _invariants(text: str) -> list[str]:
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import REGISTRY
+
+    wanted = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [w for w in wanted if w not in REGISTRY]
+    if unknown or not wanted:
+        raise InvalidArgument(
+            f"--select {text!r}: unknown invariant(s) {', '.join(unknown) or '(none)'}"
+        )
+    return wanted

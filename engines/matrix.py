@@ -7,6 +7,7 @@ configuration, with a line per failure naming its reason and its counterexample,
 ``matrix.md`` and ``matrix.json``. :func:`statuses` is what the golden test compares.
 
     ragward engines --matrix --out reports/engines
+    ragward engines --matrix --repeat 5 --only qdrant-edge   # stability.md / .json
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from ragward.conformance.runner import DEFAULT_SHRINK_BUDGET, Report, Verdict, r
 from ragward.engines import Configuration
 from ragward.errors import InvalidArgument
 
-__all__ = ["REFERENCE", "Column", "render", "run_column", "statuses"]
+__all__ = [
+    "REFERENCE",
+    "Column",
+    "render",
+    "render_stability",
+    "run_column",
+    "statuses",
+    "tally",
+    "write_stability",
+]
 
 #: The reference's column: the baseline every engine is read against.
 REFERENCE = Configuration(
@@ -263,3 +273,128 @@ def write_matrix(
         json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     return columns
+
+
+# -- stability: the same columns run again, failures counted -------------------------------
+
+#: ``{column label: {invariant id: {status: runs with it}}}``
+Tally = dict[str, dict[str, dict[str, int]]]
+
+
+def tally(runs: Sequence[Sequence[Column]]) -> Tally:
+    """How often each column gave each verdict over ``runs`` (each run: some columns)."""
+    out: Tally = {}
+    for columns in runs:
+        for column in columns:
+            cells = out.setdefault(column.label, {})
+            for verdict in column.report.verdicts:
+                counts = cells.setdefault(verdict.id, {})
+                counts[verdict.status] = counts.get(verdict.status, 0) + 1
+    return out
+
+
+def render_stability(counts: Tally, repeat: int, profile: str) -> tuple[str, dict[str, Any]]:
+    """The tally as markdown (the cells that varied first, then the steady ones per
+    column) and JSON-ready data: per column x invariant, failures (fail or error) of N."""
+    cells: dict[str, dict[str, dict[str, Any]]] = {}
+    varied = []
+    steady = []
+    for column in sorted(counts):
+        for invariant in sorted(counts[column]):
+            seen = counts[column][invariant]
+            runs = sum(seen.values())
+            failed = seen.get("fail", 0) + seen.get("error", 0)
+            stable = len(seen) == 1
+            cells.setdefault(column, {})[invariant] = {
+                "runs": runs,
+                "failures": failed,
+                "statuses": dict(sorted(seen.items())),
+                "stable": stable,
+            }
+            if not stable:
+                detail = ", ".join(f"{s} {n}" for s, n in sorted(seen.items()))
+                varied.append([column, invariant, f"{failed}/{runs}", detail])
+        fails = [i for i, c in cells[column].items() if c["stable"] and c["failures"]]
+        steady.append([column, str(len(cells[column])), ", ".join(fails) or "-"])
+    lines = [
+        f"Stability of the verdict matrix ({profile} profile): each column run {repeat} "
+        "times (`ragward engines --matrix --repeat N`, without shrinking), failures "
+        "(fail or error) out of the runs.",
+        "",
+        "Cells whose verdict varied:",
+        "",
+        tabulate(
+            varied,
+            headers=["column", "invariant", "failures", "verdicts"],
+            tablefmt="github",
+            disable_numparse=True,
+        )
+        if varied
+        else "(none)",
+        "",
+        "Per column: invariants run, and those that failed in every run:",
+        "",
+        tabulate(
+            steady,
+            headers=["column", "invariants", "failed every run"],
+            tablefmt="github",
+            disable_numparse=True,
+        ),
+        "",
+    ]
+    data = {"profile": profile, "repeat": repeat, "cells": cells}
+    return "\n".join(lines), data
+
+
+def write_stability(
+    configurations: Sequence[Configuration],
+    out: Path,
+    repeat: int,
+    *,
+    profile: str = "ci",
+    select: Sequence[str] | None = None,
+    stream: TextIO = sys.stderr,
+) -> Tally:
+    """Run every configuration ``repeat`` times (no shrinking), keep each run's report in
+    ``out/repeats/<label>.<run>.json`` and write ``stability.md`` and ``stability.json``."""
+    if not configurations:
+        raise InvalidArgument("no engine configuration to run (ragward engines lists them)")
+    if repeat < 1:
+        raise InvalidArgument(f"--repeat must be at least 1, got {repeat}")
+    runs: list[list[Column]] = []
+    for run in range(1, repeat + 1):
+        where = out / "repeats" / f"run-{run}"
+        where.mkdir(parents=True, exist_ok=True)
+        columns = []
+        for configuration in configurations:
+            column = run_column(
+                configuration,
+                where,
+                profile=profile,
+                select=select,
+                progress=_prefixed(f"run {run}/{repeat}: ", stream),
+                shrink=False,
+            )
+            failed = [v.id for v in column.report.verdicts if v.status in ("fail", "error")]
+            print(
+                f"run {run}/{repeat}: {column.label} in {column.seconds:.0f} s, "
+                f"failing: {', '.join(failed) or 'none'}",
+                file=stream,
+                flush=True,
+            )
+            columns.append(column)
+        runs.append(columns)
+    counts = tally(runs)
+    markdown, data = render_stability(counts, repeat, profile)
+    (out / "stability.md").write_text(markdown, encoding="utf-8")
+    (out / "stability.json").write_text(
+        json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    return counts
+
+
+def _prefixed(prefix: str, stream: TextIO) -> Callable[[str], None]:
+    def show(line: str) -> None:
+        print(prefix + line, file=stream, flush=True)
+
+    return show

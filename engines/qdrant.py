@@ -376,8 +376,14 @@ class EdgeBackend:
                 vector[_DENSE] = list(row.vector)
             point_id = _point_id(row.tenant, row.chunk_id)
             points.append(q.Point(id=point_id, vector=vector, payload=_payload(row)))
-        if points:
-            self.shard.update(q.UpdateOperation.upsert_points(points))
+        # One point per update, in chunk order: Qdrant applies a batch's points in the key
+        # order of a hash map of their ids (``upsert_points`` dedups them through an
+        # ``AHashMap``, seeded at random), so a batch lands in a new order every time, and
+        # the order points land in decides ties and the float32 BM25 sums. Applied one by
+        # one, a collection built alike is built the same; the results still depend on
+        # ingestion order (DET-002), as Qdrant's do.
+        for point in points:
+            self.shard.update(q.UpdateOperation.upsert_points([point]))
 
     def delete(self, scope: Scope) -> None:
         self.shard.update(self.q.UpdateOperation.delete_points_by_filter(self.filter(scope)))
@@ -534,6 +540,8 @@ class ClientBackend:
                     id=_point_id(row.tenant, row.chunk_id), vector=vector, payload=_payload(row)
                 )
             )
+        # One batch: local mode applies it in list order; a server, like the edge engine,
+        # in a random order (see EdgeBackend.upsert), which the server configuration keeps.
         if points:
             self.client.upsert(self.name, points, wait=True)
 

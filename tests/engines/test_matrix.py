@@ -22,9 +22,9 @@ from ragward.engines.matrix import REFERENCE, label, run_column, statuses
 
 GOLDEN = Path(__file__).with_name("golden_matrix.json")
 _golden: dict[str, dict[str, str]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
-#: Cells whose verdict an engine does not give the same way twice (random tie order in
-#: an HNSW graph, float sums in a hash-map order): either pass or fail is accepted there,
-#: each with the reason; reviewed by hand, never generated.
+#: Cells whose verdict an engine does not give the same way twice (an HNSW graph drawn at
+#: random): either pass or fail is accepted there, each with its reason and its failure
+#: rate (``ragward engines --matrix --repeat N``); reviewed by hand, never generated.
 UNSTABLE = Path(__file__).with_name("unstable_cells.json")
 _unstable: dict[str, dict[str, str]] = json.loads(UNSTABLE.read_text(encoding="utf-8"))
 _columns = {label(c): c for c in [REFERENCE, *configurations()] if c.in_matrix}

@@ -134,3 +134,31 @@ def test_term_weights_are_qdrants_bm25() -> None:
         tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / 256)) for tf in Counter(terms).values()
     )
     assert sorted(encoded[1]) == pytest.approx(want, rel=1e-6)
+
+
+# A case of DET-003's: written as one batch per document, these chunks scored differently
+# in the last place from one collection to the next (Qdrant applies a batch in the order
+# of a randomly seeded hash map, and the order decides the float32 BM25 sums).
+_V2 = (
+    "## Hold\r\nqxyrvwvw and  x9  (wire)\n\nqxyrvwvw WIRE  of,\nrelease  qxyrvwvw control\n"
+    "release,  \n## Release\nqxyrvwvw merger,\r\n(release)    (東京)  qxyrvwvw the\tPAYMENT"
+    "\n\nwire, qxyrvwvw held    \n## Intro\n  qxyrvwvw straße. control.\t(dual)\n\nnaïve    "
+    "qxyrvwvw x9\t(held) and\r\npmt-771\tqxyrvwvw wire,\n\n"
+)
+_D1 = (
+    "\n## Hold\r\n## Release\n  qxuwicnh control \t x9,\ncafé, the wire\n\n## Release\r\n"
+    "qxuwicnh control\n\nRELEASE \t (café)\nqxuwicnh straße\nQ3\tcontrol\n\nqxuwicnh release "
+    "ledger\n\nledger,\nqxuwicnh Held PAYMENT 東京\n\n"
+)
+
+
+@pytest.mark.parametrize("make", [qdrant.edge, qdrant.edge_scoped_idf], ids=lambda f: f.__name__)
+def test_edge_collections_built_alike_score_bit_for_bit_alike(make: Any) -> None:
+    answers: Counter[tuple[tuple[str, str], ...]] = Counter()
+    for _ in range(12):
+        system = make()
+        system.ingest(Doc("globex", "d1", _D1, "", "confidential", None, 4, 100))
+        system.ingest(Doc("globex", "v2", _V2, "Q3 ledger", "internal", None, 4, 73))
+        result = system.retrieve(_V2, Asker("u1", "globex", "confidential"), 110, Policy("lexical"))
+        answers[tuple((h.chunk_id, h.score.hex()) for h in result.hits)] += 1
+    assert len(answers) == 1, answers
