@@ -399,7 +399,10 @@ def flooded(draw: st.DrawFn, twins: bool = False, max_size: int = 20) -> Flooded
     used = {(d.tenant, d.doc_id) for d in scene.docs}
     words = _query_words(scene.query)
     flood: list[Doc] = []
-    for index in range(draw(st.integers(min_value=1, max_value=max_size))):
+    # The full size often: a flood larger than the candidate pool is what a post-filter
+    # cannot survive, whatever pool size the adapter uses by default.
+    size = draw(st.one_of(st.integers(min_value=1, max_value=max_size), st.just(max_size)))
+    for index in range(size):
         if scene.docs and draw(st.integers(min_value=0, max_value=3)) == 0:
             body = draw(st.sampled_from(scene.docs)).text
         else:

@@ -29,7 +29,9 @@ EXPECTED_FAILS: dict[str, dict[str, str]] = {
         "PRE-005": "a flood of invisible matches leaves a low-clearance user with no hits",
     },
     "statistics": {
-        "STAT-001": "BM25 N, avgdl and df over the whole namespace: invisible chunks move scores",
+        # STAT-001 passes in ci although the statistics are namespace-wide: the solution
+        # answers in hybrid only, and RRF hides BM25's scores unless the flood reorders
+        # the visible hits — which PRE-001 reports.
         "STAT-002": "superseded versions stay in the index and in its statistics",
     },
     "lifecycle": {
@@ -54,6 +56,8 @@ EXPECTED_FAILS: dict[str, dict[str, str]] = {
     "grounding": {
         "GRD-001": "a claim with no content word is 'supported' with no evidence chunk",
         "GRD-002": "a claim with no content word is 'supported' though nothing backs it",
+        "GRD-004": "equal overlaps go to the first chunk in the given order",
+        "GRD-005": "of two identical chunks, the first in the given order is cited",
     },
 }
 
