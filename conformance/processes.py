@@ -8,11 +8,13 @@ peer, :func:`other_process` returns a factory of systems served by a second proc
 its own hash seed, over the kit's wire protocol; peers are started once per factory and
 seed, and stopped at exit.
 
-    python -m ragward.conformance.processes pkg.module:factory   # serve it on stdin/stdout
+    python -m ragward.conformance.processes pkg.module:factory ['{"key": "value"}']
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import sys
 from typing import Any
@@ -36,9 +38,7 @@ def _unwrapped(factory: Factory) -> Any:
     return factory
 
 
-def import_spec(factory: Factory) -> str | None:
-    """``module:qualname`` naming ``factory``, when importing that gives this very object."""
-    inner = _unwrapped(factory)
+def _named(inner: Any) -> str | None:
     module, name = getattr(inner, "__module__", None), getattr(inner, "__qualname__", None)
     if not isinstance(module, str) or not isinstance(name, str) or "<" in name:
         return None
@@ -48,6 +48,20 @@ def import_spec(factory: Factory) -> str | None:
     for part in name.split("."):
         target = getattr(target, part, None)
     return f"{module}:{name}" if target is inner else None
+
+
+def import_spec(factory: Factory) -> tuple[str, dict[str, Any]] | None:
+    """``(module:qualname, keywords)`` that rebuild ``factory`` elsewhere: a callable
+    importable by name, or a :func:`functools.partial` of one with JSON keyword values."""
+    inner = _unwrapped(factory)
+    if isinstance(inner, functools.partial):
+        spec = _named(inner.func)
+        keywords = dict(inner.keywords)
+        if spec is None or inner.args or json.loads(json.dumps(keywords)) != keywords:
+            return None
+        return spec, keywords
+    spec = _named(inner)
+    return None if spec is None else (spec, {})
 
 
 def _seed() -> str:
@@ -63,9 +77,10 @@ def other_process(factory: Factory) -> Factory | None:
     if isinstance(inner, ExternalFactory):
         command: tuple[str, ...] = ("env", f"PYTHONHASHSEED={seed}", *inner.command)
     else:
-        spec = import_spec(inner)
-        if spec is None:
+        named = import_spec(inner)
+        if named is None:
             return None
+        spec, keywords = named
         path = os.pathsep.join(os.path.abspath(p or os.curdir) for p in sys.path)
         command = (
             "env",
@@ -75,6 +90,7 @@ def other_process(factory: Factory) -> Factory | None:
             "-m",
             "ragward.conformance.processes",
             spec,
+            json.dumps(keywords, sort_keys=True),
         )
     peers = _PEERS.get(command)
     if peers is None:
@@ -83,10 +99,13 @@ def other_process(factory: Factory) -> Factory | None:
 
 
 def main(argv: list[str]) -> int:
-    """Serve the factory named by ``argv[0]`` over the wire protocol."""
+    """Serve the factory named by ``argv[0]`` (called with the JSON keywords of
+    ``argv[1]``, if given) over the wire protocol."""
     from ragward.conformance.wire import serve
 
-    serve(load_factory(argv[0]))
+    factory = load_factory(argv[0])
+    keywords = json.loads(argv[1]) if len(argv) > 1 else {}
+    serve(functools.partial(factory, **keywords) if keywords else factory)
     return 0
 
 

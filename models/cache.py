@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -107,7 +108,18 @@ class EmbeddingCache:
     def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_dir()
         self.path = self.directory / _FILE
-        self._connection: sqlite3.Connection | None = None
+        # One connection per thread: SQLite refuses a connection used from another thread,
+        # and a system under test may be called from a time-limiting worker thread.
+        self._local = threading.local()
+
+    @property
+    def _connection(self) -> sqlite3.Connection | None:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        return connection
+
+    @_connection.setter
+    def _connection(self, connection: sqlite3.Connection | None) -> None:
+        self._local.connection = connection
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is None:

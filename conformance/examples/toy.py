@@ -45,6 +45,10 @@ class Entry:
     tick: int
     terms: tuple[str, ...]
 
+    @property
+    def chunk_id(self) -> str:
+        return f"{self.key}::0"
+
 
 class ToyStore:
     """The system under test: documents in a dict, searched by brute force."""
@@ -115,7 +119,8 @@ class ToyStore:
                     norm = _K1 * (1 - _B + _B * len(entry.terms) / average)
                     score += idf * tf * (_K1 + 1) / (tf + norm)
             scored.append((entry, score))
-        scored.sort(key=lambda pair: (-pair[1], pair[0].key))  # ties by id, always
+        # ties by the chunk id the adapter reports ("d10::0" < "d1::0"), not by the key
+        scored.sort(key=lambda pair: (-pair[1], pair[0].chunk_id))
         hidden = sum(1 for e in matched if e not in visible)
         stale = sum(1 for e in matched if e in visible and e not in eligible)
         return scored[:limit], (len(matched), hidden, stale)
@@ -157,7 +162,7 @@ class ToyAdapter:
         )
         hits = tuple(
             Hit(
-                chunk_id=f"{entry.key}::0",
+                chunk_id=entry.chunk_id,
                 doc_id=entry.key,
                 version=entry.version,
                 start=0,

@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +164,15 @@ def test_the_default_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.delenv(CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "ragward" / "embeddings"
+
+
+def test_one_cache_serves_several_threads(tmp_path: Path) -> None:
+    # A system under test is called from the kit's time-limiting worker threads, one per
+    # invariant; a SQLite connection opened in one thread cannot be used in another.
+    cached = CachedEmbedder(HashEmbedder(), EmbeddingCache(tmp_path))
+    want = cached.embed(["payment held", "ledger"])
+    with ThreadPoolExecutor(max_workers=1) as one, ThreadPoolExecutor(max_workers=1) as two:
+        for pool in (one, two, one):
+            got = pool.submit(cached.embed, ["payment held", "ledger", "wire"]).result()
+            assert np.array_equal(got[:2], want)
+    assert cached.stats.misses == 3
