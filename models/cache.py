@@ -23,8 +23,8 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import threading
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress

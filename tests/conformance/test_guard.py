@@ -173,7 +173,7 @@ def flickers() -> Any:
 
 
 def test_an_unstable_answer_is_a_failure_marked_flaky() -> None:
-    verdict = run_invariant(REGISTRY["ISO-001"], flickers)
+    verdict = run_invariant(REGISTRY["ISO-001"], flickers, shrink_budget=60.0)
     assert verdict.status == "fail"
     assert "flaky: the same case passed when run again" in verdict.reason
     assert verdict.counterexample is not None
