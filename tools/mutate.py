@@ -622,11 +622,29 @@ def baseline(refresh: bool = False) -> dict[str, Any]:
 
 
 def load_explanations(path: Path = EQUIVALENTS) -> dict[str, dict[str, str]]:
-    """``id -> {kind, why}`` from the committed explanations file."""
+    """``id -> {kind, why}`` from the committed explanations file: ``[[survivor]]``
+    entries by id, and ``[[group]]`` entries (``file``, ``function``, optional
+    ``status``) for the survivors of one function that share one reason, stored under
+    ``group:file:function``."""
     if not path.exists():
         return {}
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {entry["id"]: entry for entry in data.get("survivor", [])}
+    out = {entry["id"]: entry for entry in data.get("survivor", [])}
+    for group in data.get("group", []):
+        out[f"group:{group['file']}:{group['function']}"] = group
+    return out
+
+
+def _explain(
+    explanations: dict[str, dict[str, str]], mutant: Mutant, outcome: Outcome
+) -> dict[str, str] | None:
+    """The survivor's own entry, else its function's group entry (if the status fits)."""
+    if mutant.id in explanations:
+        return explanations[mutant.id]
+    group = explanations.get(f"group:{mutant.path}:{mutant.function}")
+    if group is not None and group.get("status", outcome.status) == outcome.status:
+        return group
+    return None
 
 
 def render(
@@ -641,10 +659,11 @@ def render(
     status = Counter(outcomes[m.id].status for m in ran)
     killed = status["killed"] + status["timeout"]
     survivors = [m for m in ran if outcomes[m.id].status in ("survived", "not-reached")]
-    explained = [m for m in survivors if explanations.get(m.id, {}).get("kind") != "gap"]
-    explained = [m for m in explained if m.id in explanations]
-    gaps = [m for m in survivors if explanations.get(m.id, {}).get("kind") == "gap"]
-    unexplained = [m for m in survivors if m.id not in explanations]
+    why = {m.id: _explain(explanations, m, outcomes[m.id]) for m in survivors}
+    kinds = {i: (entry or {}).get("kind", "") for i, entry in why.items()}
+    explained = [m for m in survivors if kinds[m.id] not in ("", "gap")]
+    gaps = [m for m in survivors if kinds[m.id] == "gap"]
+    unexplained = [m for m in survivors if not kinds[m.id]]
     total = len(ran)
     judged = total - len(explained)
     lines = [
@@ -674,13 +693,25 @@ def render(
         "mutants not shown equivalent or allowed.",
         "",
     ]
-    if meta.get("wall"):
-        lines += [f"Wall time of the run: {meta['wall']}.", ""]
+    lines += [
+        f"Time: {meta.get('mutant_seconds', 0) / 60:.0f} min of mutant subprocesses in all"
+        + (f", {meta['wall']} of wall time" if meta.get("wall") else "")
+        + f"; the baseline (unmutated, under coverage) took {meta.get('baseline_seconds')} s. "
+        f"Selection: {meta.get('selection', 'every mutant')}.",
+        "",
+    ]
     lines += [
         "A survivor's kind: **equivalent** (no input the contract allows tells it from the "
         "reference), **allowed** (it behaves differently, but as another conforming "
         "implementation may: the contract leaves that choice free), **gap** (a real defect "
         "the kit misses; the entry names the check that would catch it).",
+        "",
+        "Each mutant runs only the invariants whose baseline run executes one of its lines "
+        "(under `coverage`, one context per invariant): an invariant that never executes the "
+        "mutated line sees the same program and draws the same cases from its fixed seed, so "
+        "it cannot kill the mutant; a line executed at import time counts for every "
+        "invariant. Invariants that have killed most run first. A call that hangs for "
+        f"{CALL_TIMEOUT:g} s kills the mutant as a timeout.",
         "",
         "## Operators",
         "",
@@ -703,7 +734,7 @@ def render(
         lines.append("None.")
     for m in survivors:
         outcome = outcomes[m.id]
-        entry = explanations.get(m.id)
+        entry = why[m.id]
         kind = entry["kind"] if entry else "UNEXPLAINED"
         before, after = m.diff(sources[m.path])
         reach = " (not reached by the kit)" if outcome.status == "not-reached" else ""
@@ -720,10 +751,15 @@ def render(
             f"**{kind}**" + (f": {_flat(entry['why'])}" if entry else ""),
             "",
         ]
-    stale = sorted(set(explanations) - {m.id for m in mutants})
+    stale = sorted(set(explanations) - {m.id for m in mutants} - {"group:"})
+    stale = [s for s in stale if not s.startswith("group:")]
     if stale:
         lines += ["## Explanations of mutants that no longer exist", ""]
         lines += [f"- `{s}`" for s in stale] + [""]
+    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
+    if wrong:
+        lines += ["## Explanations of mutants the kit kills (to remove)", ""]
+        lines += [f"- `{s}`" for s in wrong] + [""]
     lines += ["## Out of scope", "", "Never mutated, everywhere:", ""]
     lines += [f"- {rule}" for rule in RULES]
     lines += ["", "Functions never mutated:", "", "| file | function | why |", "|---|---|---|"]
@@ -745,7 +781,7 @@ def render(
                 "operator": m.operator,
                 "original": m.original,
                 "replacement": m.replacement,
-                "kind": explanations.get(m.id, {}).get("kind", ""),
+                "kind": (why.get(m.id) or {}).get("kind", ""),
             }
             for m in ran
         ],
@@ -788,6 +824,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--report-only", action="store_true", help="report from the cache")
     parser.add_argument("--fresh", action="store_true", help="ignore the cache")
+    parser.add_argument("--selection", default="", help="how the mutants run were chosen")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -825,6 +862,12 @@ def main(argv: list[str]) -> int:
         "wall": "" if args.report_only else f"{wall / 60:.1f} min with --jobs {args.jobs}",
         "baseline_seconds": base["seconds"],
         "mutant_seconds": round(sum(o.seconds for o in outcomes.values()), 1),
+        "selection": args.selection
+        or (
+            f"a seeded random sample (--seed {args.seed})"
+            if len(outcomes) < len(everything)
+            else ""
+        ),
     }
     position = {m.id: i for i, m in enumerate(everything)}
     chosen = sorted(mutants, key=lambda m: position[m.id])
