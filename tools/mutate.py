@@ -183,6 +183,11 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def _clean(reason: str) -> str:
+    """A verdict's reason without the temporary tree's path (``ragward/...`` stays)."""
+    return re.sub(r"\S*/\.typecheck/", "", reason)
+
+
 class _Source:
     """Character offsets of AST positions (which count UTF-8 bytes) and of tokens."""
 
@@ -437,7 +442,7 @@ def _child(select: list[str], trace: Path | None, call_timeout: float) -> int:
         line = {
             "id": invariant_id,
             "status": verdict.status,
-            "reason": verdict.reason[:300],
+            "reason": _clean(verdict.reason)[:300],
             "seconds": round(time.perf_counter() - started, 3),
         }
         print(json.dumps(line), flush=True)
@@ -776,6 +781,7 @@ def render(
         "mutants": [
             {
                 **asdict(outcomes[m.id]),
+                "reason": _clean(outcomes[m.id].reason),
                 "file": m.path,
                 "line": m.line,
                 "operator": m.operator,
@@ -853,7 +859,10 @@ def main(argv: list[str]) -> int:
         deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
         outcomes = {o.id: o for o in _iterate(runner, mutants, args.jobs, deadline) if o}
     wall = time.perf_counter() - started
-    command = " ".join(a for a in argv if a not in ("--fresh", "--report-only"))
+    shown = [a for a in argv if a not in ("--fresh", "--report-only")]
+    if "--selection" in shown:
+        del shown[shown.index("--selection") : shown.index("--selection") + 2]
+    command = " ".join(shown)
     meta = {
         "command": command,
         "planted": len(everything),
