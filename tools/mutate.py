@@ -1,0 +1,892 @@
+"""Plant automatic mutants in the reference and measure how many the conformance kit kills.
+
+A small AST planter walks ``reference/*.py`` and ``core/adapters.py`` and makes one mutant
+per operator site: comparisons off by one or negated, arithmetic and mask operators
+swapped, numeric constants moved (0 and 1 swap, any other n becomes n + 1), booleans
+flipped, ``not``/``~``/unary minus dropped, and simple statements replaced by ``pass``.
+Each mutant replaces one exact source segment (found from the node positions and the
+token stream), so the rest of the file stays byte-identical and every mutant is one
+readable diff line at ``file:line``.
+
+Each mutant runs in its own subprocess against a copy of the tree (``reference/`` and
+``core/`` copied, the rest linked; the copy goes first on ``PYTHONPATH``, as in
+``tools/mutants.py``). The subprocess runs the kit's invariants — profile ``ci``,
+shrinking off — one at a time and stops at the first ``fail`` or ``error`` (killed). Only
+the invariants whose run executes the mutated lines are run: a baseline run on the
+unmutated copy, under ``coverage`` with one context per invariant, records which
+invariant reaches which line (an invariant that never executes the line sees the same
+program and the same generated cases, so it cannot kill the mutant); a mutant on a line
+no invariant executes is reported as *not reached*. Invariants that have killed most so
+far go first. A mutant that makes a call hang is killed as ``timeout``.
+
+Survivors are explained, by hand, in ``tools/mutation_equivalents.toml`` (keyed by the
+mutant id: ``file:line operator original => replacement``); the report merges them in
+and shows a survivor without one as UNEXPLAINED.
+
+    python tools/mutate.py --list                  # the mutants, one per line
+    python tools/mutate.py --jobs 2                # full run; writes the report
+    python tools/mutate.py --only ranking.py --jobs 2
+    python tools/mutate.py --sample 40 --seed 1    # a quick subset
+    python tools/mutate.py --report-only           # rewrite the report from the cache
+
+Results are cached in ``.mutate-cache.jsonl`` (keyed by mutant id, the mutated file's
+contents and the kit's sources), so an interrupted run continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import io
+import json
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tokenize
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+
+from typecheck import build_tree  # noqa: E402
+
+#: The files mutated: the reference's retrieval semantics and its adapter to the kit.
+SCOPE = (
+    *sorted(
+        f"reference/{p.name}"
+        for p in (ROOT / "reference").glob("*.py")
+        if p.name != "__init__.py"  # re-exports only
+    ),
+    "core/adapters.py",
+)
+
+#: Functions never mutated, by ``file`` and qualified name, with the reason. The kit
+#: checks behaviour on valid input through the contract's verbs, so argument validation
+#: (raising an error with a message), representation, and verbs the kit does not call
+#: prove nothing about it.
+EXCLUDED: dict[tuple[str, str], str] = {
+    ("reference/documents.py", "_require_text"): "argument validation",
+    ("reference/documents.py", "_require_int"): "argument validation",
+    ("reference/documents.py", "classification_rank"): "argument validation (lookup + error)",
+    ("reference/retriever.py", "_positive_int"): "argument validation",
+    ("reference/dense.py", "check_vectors"): "checks an embedder's answer; the kit's is fixed",
+    ("reference/retriever.py", "AuthorizedRetriever.visible"): "used by the demo only",
+    ("reference/retriever.py", "AuthorizedRetriever.ingest_many"): "evals' bulk verb",
+    ("reference/retriever.py", "AuthorizedRetriever.version_of"): "not a contract verb",
+    ("reference/retriever.py", "RetrievalResult.citations"): "not read by the adapter",
+    ("reference/retriever.py", "RetrievalResult.eligible_matches"): "not read by the adapter",
+    ("reference/grounding.py", "GroundingReport.is_grounded"): "not read by the adapter",
+    ("reference/grounding.py", "GroundingReport.coverage"): "not read by the adapter",
+    ("reference/assembly.py", "AssembledContext.cacheable_fraction"): "not read by the adapter",
+    ("core/adapters.py", "ReferenceSystem.ingest_many"): "evals' bulk verb",
+    ("core/adapters.py", "ReferenceSystem.first_stage"): "evals' staged verb",
+    ("core/adapters.py", "ReferenceSystem.finish"): "evals' staged verb",
+}
+
+#: Rules applied everywhere (see :class:`_Planter`): what is never mutated and why.
+RULES = (
+    "docstrings, string constants, f-strings and `raise` statements (error messages)",
+    "an `if` whose body only raises `InvalidArgument` (argument validation) and every "
+    "`__post_init__` (record validation): the kit sends valid input only",
+    "`__repr__` and `name` (labels for reports), decorators (cache sizes), annotations, "
+    "`assert` statements and `if TYPE_CHECKING` blocks (type-only code)",
+    "statement drops outside function bodies (an import-time NameError kills them trivially)",
+)
+
+CACHE = ROOT / ".mutate-cache.jsonl"
+EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
+REPORT = ROOT / "reports" / "conformance" / "mutation.md"
+REPORT_JSON = ROOT / "reports" / "conformance" / "mutation.json"
+
+#: Seconds any one call into the mutated reference may take before it counts as a hang.
+CALL_TIMEOUT = 10.0
+
+_CMP = {
+    ast.Lt: ("<", "<="),
+    ast.LtE: ("<=", "<"),
+    ast.Gt: (">", ">="),
+    ast.GtE: (">=", ">"),
+    ast.Eq: ("==", "!="),
+    ast.NotEq: ("!=", "=="),
+    ast.Is: ("is", "is not"),
+    ast.IsNot: ("is not", "is"),
+    ast.In: ("in", "not in"),
+    ast.NotIn: ("not in", "in"),
+}
+_BIN = {
+    ast.Add: ("+", "-"),
+    ast.Sub: ("-", "+"),
+    ast.Mult: ("*", "/"),
+    ast.Div: ("/", "*"),
+    ast.FloorDiv: ("//", "/"),
+    ast.BitAnd: ("&", "|"),
+    ast.BitOr: ("|", "&"),
+}
+_UNARY = {ast.Not: "not", ast.Invert: "~", ast.USub: "-"}
+_DROPPABLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Continue, ast.Break)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One planted defect: ``source[start:end]`` (character offsets) becomes ``replacement``."""
+
+    path: str
+    line: int
+    end_line: int
+    start: int
+    end: int
+    operator: str
+    original: str
+    replacement: str
+    function: str
+    occurrence: int = 1
+
+    @property
+    def id(self) -> str:
+        """Stable across runs while the file is unchanged: file, line, operator, texts."""
+        text = f"{self.path}:{self.line} {self.operator} {_flat(self.original)} => "
+        text += _flat(self.replacement)
+        return text if self.occurrence == 1 else f"{text} #{self.occurrence}"
+
+    def apply(self, source: str) -> str:
+        """``source`` with this mutant planted."""
+        if source[self.start : self.end] != self.original:
+            raise ValueError(f"{self.id}: the source changed under the mutant")
+        return source[: self.start] + self.replacement + source[self.end :]
+
+    def diff(self, source: str) -> tuple[str, str]:
+        """The first mutated line, before and after (stripped)."""
+        begin = source.rfind("\n", 0, self.start) + 1
+        stop = source.find("\n", self.end)
+        stop = len(source) if stop < 0 else stop
+        before = source[begin:stop]
+        after = source[begin : self.start] + self.replacement + source[self.end : stop]
+        return _flat(before), _flat(after)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _clean(reason: str) -> str:
+    """A verdict's reason without the temporary tree's path (``ragward/...`` stays)."""
+    return re.sub(r"\S*/\.typecheck/", "", reason)
+
+
+class _Source:
+    """Character offsets of AST positions (which count UTF-8 bytes) and of tokens."""
+
+    def __init__(self, source: str) -> None:
+        self.text = source
+        self.lines = source.splitlines(keepends=True)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+        self.tokens: list[tuple[int, int, str]] = []
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in (tokenize.OP, tokenize.NAME, tokenize.NUMBER, tokenize.STRING):
+                (row, col), (end_row, end_col) = token.start, token.end
+                self.tokens.append(
+                    (self.starts[row - 1] + col, self.starts[end_row - 1] + end_col, token.string)
+                )
+
+    def offset(self, line: int, byte_col: int) -> int:
+        text = self.lines[line - 1]
+        return self.starts[line - 1] + len(text.encode("utf-8")[:byte_col].decode("utf-8"))
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        start = self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        end = self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+        return start, end
+
+    def between(self, low: int, high: int, words: str) -> tuple[int, int] | None:
+        """The span of the token sequence ``words`` lying in ``[low, high)``."""
+        wanted = words.split()
+        inside = [t for t in self.tokens if low <= t[0] and t[1] <= high]
+        for i in range(len(inside) - len(wanted) + 1):
+            window = inside[i : i + len(wanted)]
+            if [t[2] for t in window] == wanted:
+                return window[0][0], window[-1][1]
+        return None
+
+    def token_after(self, position: int) -> int:
+        """Start of the first token at or after ``position``."""
+        return min(t[0] for t in self.tokens if t[0] >= position)
+
+
+def _is_validation(node: ast.If) -> bool:
+    """An ``if`` whose body only raises InvalidArgument."""
+    if len(node.body) != 1 or node.orelse or not isinstance(node.body[0], ast.Raise):
+        return False
+    raised = node.body[0].exc
+    return (
+        isinstance(raised, ast.Call)
+        and isinstance(raised.func, ast.Name)
+        and raised.func.id == "InvalidArgument"
+    )
+
+
+class _Planter:
+    def __init__(self, source: str, path: str) -> None:
+        self.src = _Source(source)
+        self.path = path
+        self.found: list[Mutant] = []
+
+    def add(self, node: ast.AST, span: tuple[int, int], op: str, new: str, where: str) -> None:
+        start, end = span
+        self.found.append(
+            Mutant(
+                self.path,
+                node.lineno,  # type: ignore[attr-defined]
+                node.end_lineno,  # type: ignore[attr-defined]
+                start,
+                end,
+                op,
+                self.src.text[start:end],
+                new,
+                where,
+            )
+        )
+
+    def walk(self, node: ast.AST, where: str, in_function: bool) -> None:
+        if isinstance(node, ast.Raise | ast.Assert | ast.JoinedStr):
+            return
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self.definition(node, where)
+            return
+        if isinstance(node, ast.If):
+            test = node.test
+            if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+                return
+            if _is_validation(node):
+                for orelse in node.orelse:
+                    self.walk(orelse, where, in_function)
+                return
+        if isinstance(node, ast.AnnAssign):  # the annotation is type-only
+            if node.value is not None:
+                self.statement(node, where, in_function)
+                self.walk(node.value, where, in_function)
+            return
+        if isinstance(node, ast.stmt):
+            self.statement(node, where, in_function)
+        self.expression(node, where)
+        for child in ast.iter_child_nodes(node):
+            self.walk(child, where, in_function)
+
+    def definition(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, where: str
+    ) -> None:
+        qualname = f"{where}.{node.name}" if where else node.name
+        if (self.path, qualname) in EXCLUDED or node.name in ("__repr__", "__post_init__"):
+            return
+        if not isinstance(node, ast.ClassDef) and node.name == "name":
+            return
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        if not isinstance(node, ast.ClassDef):
+            for default in [*node.args.defaults, *node.args.kw_defaults]:
+                if default is not None:
+                    self.walk(default, qualname, False)
+        for child in body:
+            self.walk(child, qualname, not isinstance(node, ast.ClassDef))
+
+    def statement(self, node: ast.stmt, where: str, in_function: bool) -> None:
+        if not in_function or not isinstance(node, _DROPPABLE):
+            return
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            return  # a docstring or `...`
+        self.add(node, self.src.span(node), "stmt", "pass", where)
+
+    def expression(self, node: ast.AST, where: str) -> None:
+        src = self.src
+        if isinstance(node, ast.Compare):
+            left = node.left
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                old, new = _CMP[type(op)]
+                span = src.between(src.span(left)[1], src.span(right)[0], old)
+                if span is not None:
+                    self.add(node, span, "cmp", new, where)
+                left = right
+        elif isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in _BIN:
+            old, new = _BIN[type(node.op)]
+            if isinstance(node, ast.BinOp):
+                low, high = src.span(node.left)[1], src.span(node.right)[0]
+            else:
+                low, high = src.span(node.target)[1], src.span(node.value)[0]
+                old, new = old + "=", new + "="
+            span = src.between(low, high, old)
+            if span is not None:
+                self.add(node, span, "arith" if old[0] in "+-*/" else "mask", new, where)
+        elif isinstance(node, ast.BoolOp):
+            old, new = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
+            for left, right in zip(node.values, node.values[1:], strict=False):
+                span = src.between(src.span(left)[1], src.span(right)[0], old)
+                if span is not None:
+                    self.add(node, span, "bool", new, where)
+        elif isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+            start, _ = src.span(node)
+            end = src.token_after(start + len(_UNARY[type(node.op)]))
+            self.add(node, (start, end), "drop-unary", "", where)
+        elif isinstance(node, ast.Constant) and type(node.value) is bool:
+            self.add(node, src.span(node), "bool", str(not node.value), where)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            number = node.value  # 0 <-> 1, any other n -> n + 1 (bool is handled above)
+            moved = 1 - number if number in (0, 1) else number + 1
+            self.add(node, src.span(node), "const", repr(moved), where)
+
+
+def plant(source: str, path: str) -> list[Mutant]:
+    """Every mutant of ``source`` (the text of ``path``), in source order, ids unique."""
+    planter = _Planter(source, path)
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # the module docstring
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        planter.walk(node, "", False)
+    found = sorted(planter.found, key=lambda m: (m.start, m.end, m.replacement))
+    seen: Counter[str] = Counter()
+    out = []
+    for mutant in found:
+        seen[mutant.id] += 1
+        out.append(replace(mutant, occurrence=seen[mutant.id]))
+    return out
+
+
+def all_mutants(root: Path = ROOT) -> list[Mutant]:
+    """The mutants of every file in :data:`SCOPE`."""
+    out: list[Mutant] = []
+    for path in SCOPE:
+        out += plant((root / path).read_text(encoding="utf-8"), path)
+    return out
+
+
+# -- running ----------------------------------------------------------------------------
+
+
+def _shadow(mutant: Mutant | None) -> Path:
+    """A tree to import ragward from: ``reference/`` and ``core/`` copied (with the mutant
+    planted), every other folder linked; returns the folder to put on ``PYTHONPATH``."""
+    base = Path(tempfile.mkdtemp(prefix="ragward-mutate-")).resolve()
+    shutil.copy(ROOT / "pyproject.toml", base / "pyproject.toml")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    folders = set(config["tool"]["setuptools"]["package-dir"].values())
+    for folder in sorted(folders):
+        top = folder.split("/")[0]
+        if (base / top).exists():
+            continue
+        if top in ("reference", "core"):
+            shutil.copytree(ROOT / top, base / top, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (base / top).symlink_to(ROOT / top)
+    if mutant is not None:
+        target = base / mutant.path
+        target.write_text(mutant.apply(target.read_text(encoding="utf-8")), encoding="utf-8")
+    return build_tree(base)
+
+
+def _child(select: list[str], trace: Path | None, call_timeout: float) -> int:
+    """In the subprocess: run ``select`` in order, one JSON line per verdict."""
+    tree = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0]).resolve()
+    base = tree.parent
+    cov: Any = None
+    if trace is not None:
+        import coverage
+
+        cov = coverage.Coverage(
+            data_file=None, include=[str(base / p) for p in SCOPE], config_file=False
+        )
+        cov.start()
+        cov.switch_context("import")
+    import ragward.reference
+    from ragward.adapters import reference_factory
+    from ragward.conformance import run_conformance
+    from ragward.conformance.invariant import REGISTRY
+
+    if not Path(ragward.reference.__file__ or "").resolve().is_relative_to(base):
+        raise SystemExit(f"ragward.reference imported from {ragward.reference.__file__}")
+    import ragward.conformance.invariants
+
+    chosen = select or [inv.id for inv in sorted(REGISTRY.values(), key=lambda i: (i.level, i.id))]
+    for invariant_id in chosen:
+        if cov is not None:
+            cov.switch_context(invariant_id)
+        started = time.perf_counter()
+        verdict = run_conformance(
+            reference_factory,
+            profile="ci",
+            select=[invariant_id],
+            shrink=False,
+            call_timeout=call_timeout,
+        ).verdicts[0]
+        line = {
+            "id": invariant_id,
+            "status": verdict.status,
+            "reason": _clean(verdict.reason)[:300],
+            "seconds": round(time.perf_counter() - started, 3),
+        }
+        print(json.dumps(line), flush=True)
+        if trace is None and verdict.status in ("fail", "error"):
+            break
+    if cov is not None and trace is not None:
+        cov.stop()
+        data = cov.get_data()
+        lines: dict[str, dict[int, list[str]]] = {}
+        for measured in data.measured_files():
+            relative = Path(measured).resolve().relative_to(base).as_posix()
+            lines[relative] = {n: sorted(c) for n, c in data.contexts_by_lineno(measured).items()}
+        trace.write_text(json.dumps(lines), encoding="utf-8")
+    return 0
+
+
+@dataclass
+class Outcome:
+    """What happened to one mutant."""
+
+    id: str
+    status: str  # killed, timeout, survived, not-reached
+    killer: str = ""
+    reason: str = ""
+    seconds: float = 0.0
+    ran: int = 0
+
+
+def _launch(
+    mutant: Mutant | None, select: list[str], timeout: float, trace: Path | None = None
+) -> tuple[list[dict[str, Any]], bool, float]:
+    """Run the child on a fresh shadow tree; (verdict lines, timed out, seconds)."""
+    tree = _shadow(mutant)
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(select)]
+    if trace is not None:
+        command += ["--trace", str(trace)]
+    environment = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    started = time.perf_counter()
+    try:
+        result = subprocess.run(
+            command,
+            cwd=tree.parent,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        out, timed_out = result.stdout, False
+        if result.returncode != 0 and not out.strip():
+            out = json.dumps({"id": "import", "status": "error", "reason": result.stderr[-300:]})
+    except subprocess.TimeoutExpired as expired:
+        raw = expired.stdout or b""
+        out = raw.decode() if isinstance(raw, bytes) else raw
+        timed_out = True
+    finally:
+        shutil.rmtree(tree.parent, ignore_errors=True)
+    verdicts = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return verdicts, timed_out, time.perf_counter() - started
+
+
+def _fingerprint(path: str) -> str:
+    digest = hashlib.sha256((ROOT / path).read_bytes())
+    for kit in sorted((ROOT / "conformance").rglob("*.py")):
+        digest.update(kit.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _load_cache() -> dict[tuple[str, str], dict[str, Any]]:
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    if CACHE.exists():
+        for line in CACHE.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                out[(entry["key"], entry["fingerprint"])] = entry
+    return out
+
+
+class Runner:
+    """Runs mutants, learns which invariants kill most, caches every outcome."""
+
+    def __init__(self, baseline: dict[str, Any], jobs: int) -> None:
+        self.times: dict[str, float] = baseline["times"]
+        self.lines: dict[str, dict[str, list[str]]] = baseline["lines"]
+        self.kills: Counter[str] = Counter()
+        self.cache = _load_cache()
+        for entry in self.cache.values():
+            if entry.get("killer"):
+                self.kills[entry["killer"]] += 1
+        self.lock = threading.Lock()
+        self.jobs = jobs
+        self.done = 0
+
+    def reaching(self, mutant: Mutant) -> list[str]:
+        """Invariants whose baseline run executes a line of the mutant."""
+        by_line = self.lines.get(mutant.path, {})
+        found: set[str] = set()
+        for line in range(mutant.line, mutant.end_line + 1):
+            found.update(by_line.get(str(line), ()))
+        if "import" in found:  # import-time code: every invariant depends on it
+            found = set(self.times)
+        found.discard("import")
+        return sorted(found)
+
+    def run(self, mutant: Mutant, total: int, deadline: float = math.inf) -> Outcome | None:
+        """The mutant's outcome (from the cache when there); None once past ``deadline``."""
+        fingerprint = _fingerprint(mutant.path)
+        cached = self.cache.get((mutant.id, fingerprint))
+        if cached is not None:
+            outcome = Outcome(**cached["outcome"])
+        elif time.monotonic() > deadline:
+            return None
+        else:
+            outcome = self._run(mutant)
+            entry = {"key": mutant.id, "fingerprint": fingerprint, "outcome": asdict(outcome)}
+            with self.lock:
+                with CACHE.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(entry) + "\n")
+                if outcome.killer:
+                    self.kills[outcome.killer] += 1
+        with self.lock:
+            self.done += 1
+            tag = "(cached)" if cached is not None else f"{outcome.seconds:.1f}s"
+            print(
+                f"[{self.done}/{total}] {outcome.status:<11} {outcome.killer:<9} {mutant.id} {tag}",
+                flush=True,
+            )
+        return outcome
+
+    def _run(self, mutant: Mutant) -> Outcome:
+        reaching = self.reaching(mutant)
+        if not reaching:
+            return Outcome(mutant.id, "not-reached")
+        with self.lock:
+            order = sorted(reaching, key=lambda i: (-self.kills[i], self.times[i], i))
+        budget = 60.0 + 4.0 * sum(self.times[i] for i in order) * max(1, self.jobs)
+        verdicts, timed_out, seconds = _launch(mutant, order, budget)
+        seconds = round(seconds, 2)
+        for verdict in verdicts:
+            if verdict["status"] in ("fail", "error"):
+                hang = "did not return within" in verdict["reason"]
+                status = "timeout" if hang else "killed"
+                return Outcome(
+                    mutant.id, status, verdict["id"], verdict["reason"], seconds, len(verdicts)
+                )
+        if timed_out:
+            return Outcome(mutant.id, "timeout", "", "the run hung", seconds, len(verdicts))
+        if len(verdicts) < len(order):  # the child died without a verdict line
+            return Outcome(mutant.id, "killed", "crash", "the run crashed", seconds)
+        return Outcome(mutant.id, "survived", "", "", seconds, len(verdicts))
+
+
+def baseline(refresh: bool = False) -> dict[str, Any]:
+    """The unmutated copy under the kit with per-invariant coverage (cached)."""
+    fingerprint = hashlib.sha256("".join(_fingerprint(p) for p in SCOPE).encode()).hexdigest()[:16]
+    if not refresh:
+        for entry in _load_cache().values():
+            if entry["key"] == "baseline" and entry["fingerprint"] == fingerprint:
+                result: dict[str, Any] = entry["baseline"]
+                return result
+    print("baseline: the unmutated copy under the kit, with coverage ...", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        trace = Path(scratch) / "trace.json"
+        verdicts, timed_out, seconds = _launch(None, [], 3600.0, trace)
+        lines = json.loads(trace.read_text(encoding="utf-8")) if trace.exists() else {}
+    bad = [v for v in verdicts if v["status"] != "pass"]
+    if timed_out or bad or not verdicts:
+        raise SystemExit(f"the unmutated copy does not pass the kit: {bad or 'no verdicts'}")
+    result = {
+        "times": {v["id"]: v["seconds"] for v in verdicts},
+        "lines": lines,
+        "seconds": round(seconds, 1),
+    }
+    with CACHE.open("a", encoding="utf-8") as handle:
+        entry = {"key": "baseline", "fingerprint": fingerprint, "baseline": result}
+        handle.write(json.dumps(entry) + "\n")
+    print(f"baseline: {len(verdicts)} invariants pass ({seconds:.0f}s)", flush=True)
+    return result
+
+
+# -- report -----------------------------------------------------------------------------
+
+
+def load_explanations(path: Path = EQUIVALENTS) -> dict[str, dict[str, str]]:
+    """``id -> {kind, why}`` from the committed explanations file: ``[[survivor]]``
+    entries by id, and ``[[group]]`` entries (``file``, ``function``, optional
+    ``status``) for the survivors of one function that share one reason, stored under
+    ``group:file:function``."""
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = {entry["id"]: entry for entry in data.get("survivor", [])}
+    for group in data.get("group", []):
+        out[f"group:{group['file']}:{group['function']}"] = group
+    return out
+
+
+def _explain(
+    explanations: dict[str, dict[str, str]], mutant: Mutant, outcome: Outcome
+) -> dict[str, str] | None:
+    """The survivor's own entry, else its function's group entry (if the status fits)."""
+    if mutant.id in explanations:
+        return explanations[mutant.id]
+    group = explanations.get(f"group:{mutant.path}:{mutant.function}")
+    if group is not None and group.get("status", outcome.status) == outcome.status:
+        return group
+    return None
+
+
+def render(
+    mutants: list[Mutant],
+    outcomes: dict[str, Outcome],
+    explanations: dict[str, dict[str, str]],
+    meta: dict[str, Any],
+) -> tuple[str, dict[str, Any]]:
+    """The markdown report and its JSON twin."""
+    sources = {p: (ROOT / p).read_text(encoding="utf-8") for p in SCOPE}
+    ran = [m for m in mutants if m.id in outcomes]
+    status = Counter(outcomes[m.id].status for m in ran)
+    killed = status["killed"] + status["timeout"]
+    survivors = [m for m in ran if outcomes[m.id].status in ("survived", "not-reached")]
+    why = {m.id: _explain(explanations, m, outcomes[m.id]) for m in survivors}
+    kinds = {i: (entry or {}).get("kind", "") for i, entry in why.items()}
+    explained = [m for m in survivors if kinds[m.id] not in ("", "gap")]
+    gaps = [m for m in survivors if kinds[m.id] == "gap"]
+    unexplained = [m for m in survivors if not kinds[m.id]]
+    total = len(ran)
+    judged = total - len(explained)
+    lines = [
+        "# Mutation testing of the kit",
+        "",
+        "Automatic mutants of the reference (`reference/*.py`, `core/adapters.py`), each run "
+        "against the conformance kit (profile `ci`, shrinking off, stop at the first `fail` "
+        "or `error`). Generated by `python tools/mutate.py"
+        + (f" {meta['command']}" if meta.get("command") else "")
+        + "`; explanations of survivors are `tools/mutation_equivalents.toml`.",
+        "",
+        "| | mutants |",
+        "|---|---|",
+        f"| planted | {meta.get('planted', len(mutants))} |",
+        f"| run{' (a uniform random sample)' if meta.get('sample') else ''} | {total} |",
+        f"| reached by the kit | {total - status['not-reached']} |",
+        f"| killed (fail or error) | {status['killed']} |",
+        f"| killed by a hang (timeout) | {status['timeout']} |",
+        f"| survived | {status['survived']} |",
+        f"| not reached by the kit | {status['not-reached']} |",
+        f"| survivors shown equivalent or allowed | {len(explained)} |",
+        f"| survivors that are kit gaps | {len(gaps)} |",
+        f"| survivors UNEXPLAINED | {len(unexplained)} |",
+        "",
+        f"**Kill rate: {killed}/{total} = {100 * killed / max(1, total):.1f}%** of all "
+        f"mutants run; {killed}/{judged} = {100 * killed / max(1, judged):.1f}% of the "
+        "mutants not shown equivalent or allowed.",
+        "",
+    ]
+    lines += [
+        f"Time: {meta.get('mutant_seconds', 0) / 60:.0f} min of mutant subprocesses in all"
+        + (f", {meta['wall']} of wall time" if meta.get("wall") else "")
+        + f"; the baseline (unmutated, under coverage) took {meta.get('baseline_seconds')} s. "
+        f"Selection: {meta.get('selection', 'every mutant')}.",
+        "",
+    ]
+    lines += [
+        "A survivor's kind: **equivalent** (no input the contract allows tells it from the "
+        "reference), **allowed** (it behaves differently, but as another conforming "
+        "implementation may: the contract leaves that choice free), **gap** (a real defect "
+        "the kit misses; the entry names the check that would catch it).",
+        "",
+        "Each mutant runs only the invariants whose baseline run executes one of its lines "
+        "(under `coverage`, one context per invariant): an invariant that never executes the "
+        "mutated line sees the same program and draws the same cases from its fixed seed, so "
+        "it cannot kill the mutant; a line executed at import time counts for every "
+        "invariant. Invariants that have killed most run first. A call that hangs for "
+        f"{CALL_TIMEOUT:g} s kills the mutant as a timeout.",
+        "",
+        "## Operators",
+        "",
+        "| operator | planted | killed | survived | not reached |",
+        "|---|---|---|---|---|",
+    ]
+    for op in sorted({m.operator for m in mutants}):
+        mine = [m for m in ran if m.operator == op]
+        c = Counter(outcomes[m.id].status for m in mine)
+        planted = sum(1 for m in mutants if m.operator == op)
+        lines.append(
+            f"| `{op}` | {planted} | {c['killed'] + c['timeout']} | {c['survived']} "
+            f"| {c['not-reached']} |"
+        )
+    killers = Counter(outcomes[m.id].killer for m in ran if outcomes[m.id].killer)
+    lines += ["", "## Kills by invariant", "", "| invariant | first to kill |", "|---|---|"]
+    lines += [f"| {k} | {n} |" for k, n in killers.most_common()]
+    lines += ["", "## Survivors", ""]
+    if not survivors:
+        lines.append("None.")
+    for m in survivors:
+        outcome = outcomes[m.id]
+        entry = why[m.id]
+        kind = entry["kind"] if entry else "UNEXPLAINED"
+        before, after = m.diff(sources[m.path])
+        reach = " (not reached by the kit)" if outcome.status == "not-reached" else ""
+        lines += [
+            f"### `{m.id}`{reach}",
+            "",
+            f"In `{m.function or '<module>'}`.",
+            "",
+            "```diff",
+            f"- {before}",
+            f"+ {after}",
+            "```",
+            "",
+            f"**{kind}**" + (f": {_flat(entry['why'])}" if entry else ""),
+            "",
+        ]
+    stale = sorted(set(explanations) - {m.id for m in mutants} - {"group:"})
+    stale = [s for s in stale if not s.startswith("group:")]
+    if stale:
+        lines += ["## Explanations of mutants that no longer exist", ""]
+        lines += [f"- `{s}`" for s in stale] + [""]
+    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
+    if wrong:
+        lines += ["## Explanations of mutants the kit kills (to remove)", ""]
+        lines += [f"- `{s}`" for s in wrong] + [""]
+    lines += ["## Out of scope", "", "Never mutated, everywhere:", ""]
+    lines += [f"- {rule}" for rule in RULES]
+    lines += ["", "Functions never mutated:", "", "| file | function | why |", "|---|---|---|"]
+    lines += [f"| `{f}` | `{q}` | {why} |" for (f, q), why in EXCLUDED.items()]
+    lines.append("")
+    data = {
+        "planted": meta.get("planted", len(mutants)),
+        "run": total,
+        "counts": dict(status),
+        "kill_rate": round(killed / max(1, total), 4),
+        "kill_rate_of_non_equivalent": round(killed / max(1, judged), 4),
+        "meta": meta,
+        "killers": dict(killers),
+        "mutants": [
+            {
+                **asdict(outcomes[m.id]),
+                "reason": _clean(outcomes[m.id].reason),
+                "file": m.path,
+                "line": m.line,
+                "operator": m.operator,
+                "original": m.original,
+                "replacement": m.replacement,
+                "kind": (why.get(m.id) or {}).get("kind", ""),
+            }
+            for m in ran
+        ],
+    }
+    return "\n".join(lines), data
+
+
+def _select(mutants: list[Mutant], args: argparse.Namespace) -> list[Mutant]:
+    if args.only:
+        pattern = re.compile(args.only)
+        mutants = [m for m in mutants if pattern.search(m.id)]
+    # Run in a seeded random order, so that a run cut short by --minutes is still a
+    # uniform sample; the report lists mutants in source order.
+    rng = random.Random(args.seed)
+    return rng.sample(mutants, min(args.sample or len(mutants), len(mutants)))
+
+
+def _iterate(
+    runner: Runner, mutants: list[Mutant], jobs: int, deadline: float
+) -> Iterator[Outcome | None]:
+    def one(mutant: Mutant) -> Outcome | None:
+        return runner.run(mutant, len(mutants), deadline)
+
+    if jobs <= 1:
+        yield from map(one, mutants)
+        return
+    with ThreadPoolExecutor(jobs) as pool:
+        yield from pool.map(one, mutants)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="print the mutants and stop")
+    parser.add_argument("--only", default="", help="regular expression on mutant ids")
+    parser.add_argument("--sample", type=int, default=0, help="run K mutants at random")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
+    parser.add_argument(
+        "--minutes", type=float, default=0, help="start no new mutant after this long"
+    )
+    parser.add_argument("--report-only", action="store_true", help="report from the cache")
+    parser.add_argument("--fresh", action="store_true", help="ignore the cache")
+    parser.add_argument("--selection", default="", help="how the mutants run were chosen")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child is not None:
+        return _child(json.loads(args.child), args.trace, CALL_TIMEOUT)
+    everything = all_mutants()
+    mutants = _select(everything, args)
+    if args.list:
+        for m in sorted(mutants, key=everything.index):
+            print(f"{m.id}    [{m.function or '<module>'}]")
+        print(f"{len(mutants)} mutants", file=sys.stderr)
+        return 0
+    if args.fresh and CACHE.exists():
+        CACHE.unlink()
+    started = time.perf_counter()
+    base = baseline()
+    runner = Runner(base, args.jobs)
+    if args.report_only:
+        fingerprints = {p: _fingerprint(p) for p in SCOPE}
+        outcomes = {
+            m.id: Outcome(**runner.cache[(m.id, fingerprints[m.path])]["outcome"])
+            for m in mutants
+            if (m.id, fingerprints[m.path]) in runner.cache
+        }
+    else:
+        deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
+        outcomes = {o.id: o for o in _iterate(runner, mutants, args.jobs, deadline) if o}
+    wall = time.perf_counter() - started
+    shown = [a for a in argv if a not in ("--fresh", "--report-only")]
+    if "--selection" in shown:
+        del shown[shown.index("--selection") : shown.index("--selection") + 2]
+    command = " ".join(shown)
+    meta = {
+        "command": command,
+        "planted": len(everything),
+        "selected": len(mutants),
+        "sample": len(outcomes) < len(everything),
+        "wall": "" if args.report_only else f"{wall / 60:.1f} min with --jobs {args.jobs}",
+        "baseline_seconds": base["seconds"],
+        "mutant_seconds": round(sum(o.seconds for o in outcomes.values()), 1),
+        "selection": args.selection
+        or (
+            f"a seeded random sample (--seed {args.seed})"
+            if len(outcomes) < len(everything)
+            else ""
+        ),
+    }
+    position = {m.id: i for i, m in enumerate(everything)}
+    chosen = sorted(mutants, key=lambda m: position[m.id])
+    text, data = render(chosen, outcomes, load_explanations(), meta)
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(text, encoding="utf-8")
+    REPORT_JSON.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(text.split("## Operators")[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
