@@ -567,6 +567,9 @@ def programs(
             key = draw(st.sampled_from(keys))
             old = live[key]
             if step == "delete":
+                if draw(st.integers(min_value=0, max_value=3)) == 0:
+                    # a key never written, in a tenant that holds documents: a no-op
+                    ops.append(Op("delete", key=Key(key.tenant, "kit-never-written")))
                 ops.append(Op("delete", key=key))
                 del live[key]
             elif step == "stale":

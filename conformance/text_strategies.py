@@ -128,10 +128,11 @@ def texts(
     vocabulary: Sequence[str] = VOCABULARY,
     max_words: int = 14,
     long_words: bool = False,
+    sections: int = 3,
 ) -> str:
     """Prose with optional ``## `` headings and irregular whitespace (possibly empty)."""
     parts: list[str] = [draw(st.sampled_from(("", "", " ", "\n", "\t  ")))]
-    for index in range(draw(st.integers(min_value=1, max_value=3))):
+    for index in range(draw(st.integers(min_value=1, max_value=sections))):
         if index > 0 or draw(st.booleans()):
             if parts[-1] and not parts[-1].endswith("\n"):
                 parts.append("\n")
@@ -158,9 +159,14 @@ class ChunkCase:
 def chunk_cases(draw: st.DrawFn) -> ChunkCase:
     max_tokens = draw(st.one_of(st.integers(1, 6), st.integers(1, 24)))
     return ChunkCase(
-        Doc(TENANT, draw(st.sampled_from(DOC_IDS)), draw(texts(max_words=24, long_words=True))),
+        Doc(
+            TENANT,
+            draw(st.sampled_from(DOC_IDS)),
+            draw(texts(max_words=24, long_words=True, sections=4)),
+        ),
         max_tokens,
-        draw(st.integers(0, max_tokens - 1)),
+        # the overlap's edges on purpose: none, and one token short of the chunk size
+        draw(st.one_of(st.sampled_from((0, max_tokens - 1)), st.integers(0, max_tokens - 1))),
     )
 
 

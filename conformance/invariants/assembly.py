@@ -66,7 +66,10 @@ class _Run:
             self.refusal = error
 
     def size(self, context: Context) -> int:
-        return int(self.system.count_tokens(context.text))
+        tokens = int(self.system.count_tokens(context.text))
+        if tokens < 0 or int(self.system.count_tokens("")) < 0:
+            raise Violation(f"count_tokens gave a negative count ({tokens} for the context)")
+        return tokens
 
     def unbounded(self, retrieved: tuple[Hit, ...]) -> Context:
         context: Context = self.system.assemble(_request(self.case, _UNBOUNDED, retrieved))

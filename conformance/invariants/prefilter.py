@@ -11,6 +11,7 @@ from ragward.conformance.strategies import (
     Flooded,
     Scene,
     count_floods,
+    fingerprints_in,
     flooded,
     large_floods,
     scenes,
@@ -19,7 +20,9 @@ from ragward.conformance.view import (
     build,
     check_counts,
     entitled,
+    fit_policy,
     in_view,
+    label,
     live_of,
     prepare,
     ranked,
@@ -32,6 +35,7 @@ __all__ = [
     "counted_once",
     "eligible_count_unmoved",
     "eligible_view_exact",
+    "nothing_missing",
     "results_unmoved",
     "results_unmoved_at_scale",
 ]
@@ -115,6 +119,67 @@ def eligible_view_exact(factory: Factory, case: Scene) -> None:
         ranked(want),
         ranked(got),
     )
+
+
+@invariant(
+    "PRE-007",
+    "prefilter",
+    "What one document of the view alone holds is found, and every slot is filled",
+    case_type=Scene,
+    cases=scenes,
+)
+def nothing_missing(factory: Factory, case: Scene) -> None:
+    """Asked for the fingerprint of one document in the asker's eligible view — a word
+    no other document holds — lexical retrieval (rerank off) returns a chunk of that
+    document first; asked for the text of a short untitled one-chunk document, dense
+    retrieval returns it. And in lexical mode, where the adapter declares counts and
+    limits, the answer holds ``min(result_limit, candidate_limit, matching chunks in the
+    view)`` hits: a cut that drops the last tier of tied chunks, or a side that finds
+    nothing, shows here even where both answers of PRE-006 agree."""
+    system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
+    asker, now = case.asker, case.now_tick
+    view = [d for d in live_of(fitted).values() if in_view(d, asker, now, policy)]
+    if "lexical" in caps.modes:
+        bare = fit_policy(replace(policy, mode="lexical", rerank=False), caps)
+        for doc in view[:3]:
+            (mark,) = sorted(fingerprints_in(doc.text))[:1] or ("",)
+            if not mark:
+                continue
+            got = system.retrieve(mark, asker, now, bare)
+            if "lexical" in got.degraded:
+                continue
+            if not got.hits or got.hits[0].doc_id != doc.doc_id:
+                raise Violation(
+                    f"lexical retrieval of {mark!r}, which only {label(doc)} holds, returned "
+                    f"{[h.chunk_id for h in got.hits]}"
+                )
+        if caps.counts and caps.policy_knobs and bare.limit_unit == "chunks":
+            result = system.retrieve(case.query, asker, now, bare)
+            matches = (result.considered or 0) - (result.excluded_by_entitlement or 0)
+            matches -= result.excluded_by_freshness or 0
+            want = min(bare.result_limit, bare.candidate_limit, matches)
+            if "lexical" not in result.degraded and len(result.hits) != want:
+                raise Violation(
+                    f"{len(result.hits)} hits under result_limit={bare.result_limit}, "
+                    f"candidate_limit={bare.candidate_limit}, with {matches} matching chunks "
+                    f"in the view: expected {want}"
+                )
+    if "dense" in caps.modes:
+        dense = fit_policy(replace(policy, mode="dense", rerank=False), caps)
+        short = [
+            d
+            for d in view
+            if not d.title and "##" not in d.text and len(d.text) < 200 and fingerprints_in(d.text)
+        ]
+        for doc in short[:2]:
+            got = system.retrieve(doc.text, asker, now, dense)
+            if "dense" in got.degraded:
+                continue
+            if doc.doc_id not in {h.doc_id for h in got.hits}:
+                raise Violation(
+                    f"dense retrieval of the whole text of {label(doc)} did not return it: "
+                    f"{[h.chunk_id for h in got.hits]}"
+                )
 
 
 @invariant(
