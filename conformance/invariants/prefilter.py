@@ -131,8 +131,8 @@ def eligible_view_exact(factory: Factory, case: Scene) -> None:
 def nothing_missing(factory: Factory, case: Scene) -> None:
     """Asked for the fingerprint of one document in the asker's eligible view — a word
     no other document holds — lexical retrieval (rerank off) returns a chunk of that
-    document first; asked for the text of a short untitled one-chunk document, dense
-    retrieval returns it. And in lexical mode, where the adapter declares counts and
+    document first; asked for the whole text of a document in the view, dense retrieval
+    (limits of 60) returns it. And in lexical mode, where the adapter declares counts and
     limits, the answer holds ``min(result_limit, candidate_limit, matching chunks in the
     view)`` hits: a cut that drops the last tier of tied chunks, or a side that finds
     nothing, shows here even where both answers of PRE-006 agree."""
@@ -164,14 +164,12 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
                     f"candidate_limit={bare.candidate_limit}, with {matches} matching chunks "
                     f"in the view: expected {want}"
                 )
-    if "dense" in caps.modes:
-        dense = fit_policy(replace(policy, mode="dense", rerank=False), caps)
-        short = [
-            d
-            for d in view
-            if not d.title and "##" not in d.text and len(d.text) < 200 and fingerprints_in(d.text)
-        ]
-        for doc in short[:2]:
+    if "dense" in caps.modes and caps.policy_knobs:
+        dense = fit_policy(
+            replace(policy, mode="dense", rerank=False, candidate_limit=60, result_limit=60),
+            caps,
+        )
+        for doc in [d for d in view if fingerprints_in(d.text)][:2]:
             got = system.retrieve(doc.text, asker, now, dense)
             if "dense" in got.degraded:
                 continue
