@@ -154,16 +154,22 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
                     f"{[h.chunk_id for h in got.hits]}"
                 )
         if caps.counts and caps.policy_knobs and bare.limit_unit == "chunks":
-            result = system.retrieve(case.query, asker, now, bare)
-            matches = (result.considered or 0) - (result.excluded_by_entitlement or 0)
-            matches -= result.excluded_by_freshness or 0
-            want = min(bare.result_limit, bare.candidate_limit, matches)
-            if "lexical" not in result.degraded and len(result.hits) != want:
-                raise Violation(
-                    f"{len(result.hits)} hits under result_limit={bare.result_limit}, "
-                    f"candidate_limit={bare.candidate_limit}, with {matches} matching chunks "
-                    f"in the view: expected {want}"
-                )
+            # The case's query, and one made of words of every document in the view (many
+            # matches), each under its limits and under a limit just below the matches.
+            broad = " ".join(sorted({w for d in view for w in d.text.split()[:4]}))
+            for query in dict.fromkeys(q for q in (case.query, broad) if q.strip()):
+                first = system.retrieve(query, asker, now, bare)
+                tight = replace(bare, candidate_limit=max(1, _matches(first) - 1))
+                for limits in (bare, replace(tight, result_limit=tight.candidate_limit)):
+                    result = system.retrieve(query, asker, now, limits)
+                    matches = _matches(result)
+                    want = min(limits.result_limit, limits.candidate_limit, matches)
+                    if "lexical" not in result.degraded and len(result.hits) != want:
+                        raise Violation(
+                            f"{len(result.hits)} hits to {query!r} under result_limit="
+                            f"{limits.result_limit}, candidate_limit={limits.candidate_limit}, "
+                            f"with {matches} matching chunks in the view: expected {want}"
+                        )
     if "dense" in caps.modes and caps.policy_knobs:
         dense = fit_policy(
             replace(policy, mode="dense", rerank=False, candidate_limit=60, result_limit=60),
@@ -178,6 +184,12 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
                     f"dense retrieval of the whole text of {label(doc)} did not return it: "
                     f"{[h.chunk_id for h in got.hits]}"
                 )
+
+
+def _matches(result: Result) -> int:
+    """Matching chunks in the asker's view, by the audit counts."""
+    considered, hidden, stale = _counts(result)
+    return considered - hidden - stale
 
 
 @invariant(
