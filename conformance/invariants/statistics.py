@@ -9,7 +9,15 @@ from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
 from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
-from ragward.conformance.view import answer, flood_systems, fresh, prepare, rounding_note, same
+from ragward.conformance.view import (
+    answer,
+    fit_policy,
+    flood_systems,
+    fresh,
+    prepare,
+    rounding_note,
+    same,
+)
 
 __all__ = [
     "deleted_leave_no_statistic",
@@ -24,9 +32,12 @@ _SCORES = frozenset({"fresh-scores"})
 def _policies(policy: Policy, caps: Capabilities) -> list[Policy]:
     # The drawn policy, and each mode with rerank off: a reranker's score can hide
     # first-stage statistics, so they are read bare too.
+    # (An adapter without the toggle has no rerank to switch off: each mode is bare.)
     out = [policy]
-    if caps.rerank_toggle:
-        out += [replace(policy, mode=mode, rerank=False) for mode in caps.modes]
+    for mode in caps.modes:
+        bare = fit_policy(replace(policy, mode=mode, rerank=False), caps)
+        if bare not in out:
+            out.append(bare)
     return out
 
 
