@@ -29,9 +29,7 @@ EXPECTED_FAILS: dict[str, dict[str, str]] = {
         "PRE-005": "a flood of invisible matches leaves a low-clearance user with no hits",
     },
     "statistics": {
-        # STAT-001 passes in ci although the statistics are namespace-wide: the solution
-        # answers in hybrid only, and RRF hides BM25's scores unless the flood reorders
-        # the visible hits — which PRE-001 reports.
+        "STAT-001": "BM25 N, avgdl and df over the whole namespace: invisible chunks move scores",
         "STAT-002": "superseded versions stay in the index and in its statistics",
     },
     "lifecycle": {
