@@ -7,15 +7,18 @@ True
 
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import Flaky
+from hypothesis.internal.conjecture import providers as _providers
 
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
@@ -199,7 +202,8 @@ def _run_invariant(
 
     try:
         try:
-            probe()
+            with fixed_constant_pool():
+                probe()
         except BaseException:
             if interrupted:  # however hypothesis wrapped it, stop the whole run with it
                 raise interrupted[0] from None
@@ -224,6 +228,50 @@ def _run_invariant(
         status, reason = _outcome(error)
         return _failure(invariant, status, reason, last_case, tried, replay_hint)
     return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
+
+
+@contextmanager
+def fixed_constant_pool() -> Iterator[None]:
+    """Hide the constants hypothesis harvests from local modules while the kit draws.
+
+    Besides its seed, hypothesis draws some values from constants it collects in every
+    module outside site-packages that happens to be imported: an editable install of
+    ragward, the caller's own test files. The same invariant and seed would then draw
+    other cases under ``pip install -e`` than under ``pip install``, or beside other
+    tests, and a verdict would follow the install. The kit's draws depend on its seed,
+    its strategies and hypothesis' version alone; edge values it needs, its strategies
+    put there on purpose. Hypothesis' own constants stay. Without the internals this
+    relies on (a hypothesis that draws no local constants), it does nothing.
+    """
+    if not callable(getattr(_providers, "_get_local_constants", None)) or not hasattr(
+        _providers, "CONSTANTS_CACHE"
+    ):
+        yield
+        return
+    with _pool_lock:
+        global _pool_depth
+        if _pool_depth == 0:
+            _pool_saved[:] = [_providers._get_local_constants]
+            _providers._get_local_constants = _no_local_constants
+            _providers.CONSTANTS_CACHE.cache.clear()
+        _pool_depth += 1
+    try:
+        yield
+    finally:
+        with _pool_lock:
+            _pool_depth -= 1
+            if _pool_depth == 0:
+                _providers._get_local_constants = _pool_saved.pop()
+                _providers.CONSTANTS_CACHE.cache.clear()
+
+
+def _no_local_constants() -> Any:
+    return _providers.Constants()
+
+
+_pool_lock = threading.Lock()
+_pool_depth = 0
+_pool_saved: list[Any] = []
 
 
 class _ShrinkBudgetSpent(BaseException):
