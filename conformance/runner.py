@@ -243,8 +243,8 @@ def fixed_constant_pool() -> Iterator[None]:
     put there on purpose. Hypothesis' own constants stay. Without the internals this
     relies on (a hypothesis that draws no local constants), it does nothing.
     """
-    if not callable(getattr(_providers, "_get_local_constants", None)) or not hasattr(
-        _providers, "CONSTANTS_CACHE"
+    if not callable(getattr(_providers, "_get_local_constants", None)) or not all(
+        hasattr(_providers, name) for name in ("_local_constants", "CONSTANTS_CACHE")
     ):
         yield
         return
@@ -252,7 +252,8 @@ def fixed_constant_pool() -> Iterator[None]:
         global _pool_depth
         if _pool_depth == 0:
             _pool_saved[:] = [_providers._get_local_constants]
-            _providers._get_local_constants = _no_local_constants
+            empty = type(_providers._local_constants)()
+            _providers._get_local_constants = lambda: empty
             _providers.CONSTANTS_CACHE.cache.clear()
         _pool_depth += 1
     try:
@@ -263,10 +264,6 @@ def fixed_constant_pool() -> Iterator[None]:
             if _pool_depth == 0:
                 _providers._get_local_constants = _pool_saved.pop()
                 _providers.CONSTANTS_CACHE.cache.clear()
-
-
-def _no_local_constants() -> Any:
-    return _providers.Constants()
 
 
 _pool_lock = threading.Lock()

@@ -13,7 +13,6 @@ invariants run whole programs through it; :class:`LifecycleMachine` (a hypothesi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
@@ -38,6 +37,7 @@ from ragward.conformance.strategies import (
 )
 from ragward.conformance.view import (
     answer,
+    bare,
     build,
     check_counts,
     check_hits,
@@ -152,16 +152,16 @@ class Executor:
             )
             if "lexical" in self.caps.modes:
                 # Bare BM25 scores: fusion and rerank hide statistics that drift.
-                bare = fit_policy(replace(self.policy, mode="lexical", rerank=False), self.caps)
+                lexical = bare(self.policy, self.caps, "lexical")
                 same(
                     f"lexical scores (rerank off) of {what}",
                     [
                         (h.chunk_id, h.score)
-                        for h in fresh.retrieve(query, asker, now_tick, bare).hits
+                        for h in fresh.retrieve(query, asker, now_tick, lexical).hits
                     ],
                     [
                         (h.chunk_id, h.score)
-                        for h in self.system.retrieve(query, asker, now_tick, bare).hits
+                        for h in self.system.retrieve(query, asker, now_tick, lexical).hits
                     ],
                 )
         if "fresh-counts" in self.checks and self.caps.counts:

@@ -18,6 +18,8 @@ from ragward.conformance.strategies import Flooded, fingerprints_in
 
 __all__ = [
     "answer",
+    "bare",
+    "bare_too",
     "build",
     "check_counts",
     "check_hits",
@@ -78,6 +80,28 @@ def fit_policy(policy: Policy, caps: Capabilities) -> Policy:
         out = replace(out, max_stale_ticks=None)
     if not caps.document_limits:
         out = replace(out, limit_unit=_DEFAULT.limit_unit)
+    return out
+
+
+def bare(policy: Policy, caps: Capabilities, mode: str) -> Policy:
+    """``policy`` in ``mode`` with rerank off, fitted: where first-stage scores show."""
+    return fit_policy(replace(policy, mode=mode, rerank=False), caps)
+
+
+def bare_too(
+    policy: Policy, caps: Capabilities, modes: tuple[str, ...] | None = None
+) -> list[Policy]:
+    """``policy``, then each of ``modes`` (default: every declared mode) bare, once each.
+
+    A reranker's score, or fusion, can hide first-stage statistics, so a rule about
+    scores reads them bare too. An adapter without the rerank toggle has none to switch
+    off: each of its modes is already bare. A mode the adapter does not declare is left
+    out.
+    """
+    out = [policy]
+    for mode in caps.modes if modes is None else modes:
+        if mode in caps.modes and (each := bare(policy, caps, mode)) not in out:
+            out.append(each)
     return out
 
 

@@ -12,7 +12,7 @@ from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.processes import other_process
 from ragward.conformance.records import Asker, Hit, Policy
 from ragward.conformance.strategies import BARRIERS, Scene, scenes
-from ragward.conformance.view import answer, build, fit_policy, prepare, ranked, same
+from ragward.conformance.view import answer, bare_too, build, prepare, ranked, same
 
 __all__ = [
     "Shuffled",
@@ -184,9 +184,7 @@ def another_process(factory: Factory, case: Scene) -> None:
     # Whole texts as queries too: many terms summed in one row is where order shows.
     mine = [d.text for d in fitted if d.tenant == case.asker.tenant][:2]
     # Bare BM25 scores too, where the adapter offers them: fusion and rerank hide sums.
-    asks = [policy]
-    if "lexical" in caps.modes:
-        asks.append(fit_policy(replace(policy, mode="lexical", rerank=False), caps))
+    asks = bare_too(policy, caps, ("lexical",))
     for query in dict.fromkeys([case.query, *mine]):
         for each in asks:
             asked = (query, case.asker, case.now_tick, each)

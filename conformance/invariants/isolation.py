@@ -17,7 +17,7 @@ from ragward.conformance.strategies import (
     programs,
     scenes,
 )
-from ragward.conformance.view import answer, build, check_hits, fit_policy, live_of, prepare, same
+from ragward.conformance.view import answer, bare_too, build, check_hits, live_of, prepare, same
 
 __all__ = [
     "deleted_never_return",
@@ -73,12 +73,7 @@ def tenants_sharing_doc_ids(factory: Factory, case: Scene) -> None:
     check_hits(result, case.asker, case.now_tick, policy, live_of(fitted), fitted)
     alone = build(factory, [d for d in fitted if d.tenant == case.asker.tenant])
     # The drawn policy, then every mode bare (rerank off), where first-stage scores show.
-    asks = [policy]
-    for mode in caps.modes:
-        bare = fit_policy(replace(policy, mode=mode, rerank=False), caps)
-        if bare not in asks:
-            asks.append(bare)
-    for each in asks:
+    for each in bare_too(policy, caps):
         result = system.retrieve(case.query, case.asker, case.now_tick, each)
         other = alone.retrieve(case.query, case.asker, case.now_tick, each)
         same(

@@ -17,6 +17,7 @@ from ragward.conformance.strategies import (
     scenes,
 )
 from ragward.conformance.view import (
+    bare,
     build,
     check_counts,
     entitled,
@@ -140,12 +141,12 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
     asker, now = case.asker, case.now_tick
     view = [d for d in live_of(fitted).values() if in_view(d, asker, now, policy)]
     if "lexical" in caps.modes:
-        bare = fit_policy(replace(policy, mode="lexical", rerank=False), caps)
+        lexical = bare(policy, caps, "lexical")
         for doc in view[:3]:
             (mark,) = sorted(fingerprints_in(doc.text))[:1] or ("",)
             if not mark:
                 continue
-            got = system.retrieve(mark, asker, now, bare)
+            got = system.retrieve(mark, asker, now, lexical)
             if "lexical" in got.degraded:
                 continue
             if not got.hits or got.hits[0].doc_id != doc.doc_id:
@@ -153,14 +154,14 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
                     f"lexical retrieval of {mark!r}, which only {label(doc)} holds, returned "
                     f"{[h.chunk_id for h in got.hits]}"
                 )
-        if caps.counts and caps.policy_knobs and bare.limit_unit == "chunks":
+        if caps.counts and caps.policy_knobs and lexical.limit_unit == "chunks":
             # The case's query, and one made of words of every document in the view (many
             # matches), each under its limits and under a limit just below the matches.
             broad = " ".join(sorted({w for d in view for w in d.text.split()[:4]}))
             for query in dict.fromkeys(q for q in (case.query, broad) if q.strip()):
-                first = system.retrieve(query, asker, now, bare)
-                tight = replace(bare, candidate_limit=max(1, _matches(first) - 1))
-                for limits in (bare, replace(tight, result_limit=tight.candidate_limit)):
+                first = system.retrieve(query, asker, now, lexical)
+                tight = replace(lexical, candidate_limit=max(1, _matches(first) - 1))
+                for limits in (lexical, replace(tight, result_limit=tight.candidate_limit)):
                     result = system.retrieve(query, asker, now, limits)
                     matches = _matches(result)
                     want = min(limits.result_limit, limits.candidate_limit, matches)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragward.conformance.contract import Capabilities, Factory
+from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
 from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
 from ragward.conformance.view import (
     answer,
-    fit_policy,
+    bare_too,
     flood_systems,
     fresh,
     prepare,
@@ -27,18 +27,6 @@ __all__ = [
 ]
 
 _SCORES = frozenset({"fresh-scores"})
-
-
-def _policies(policy: Policy, caps: Capabilities) -> list[Policy]:
-    # The drawn policy, and each mode with rerank off: a reranker's score can hide
-    # first-stage statistics, so they are read bare too.
-    # (An adapter without the toggle has no rerank to switch off: each mode is bare.)
-    out = [policy]
-    for mode in caps.modes:
-        bare = fit_policy(replace(policy, mode=mode, rerank=False), caps)
-        if bare not in out:
-            out.append(bare)
-    return out
 
 
 @invariant(
@@ -57,7 +45,7 @@ def flood_moves_no_score(factory: Factory, case: Flooded) -> None:
     rerank can be switched off, bare in every declared mode."""
     caps, fitted, base, full, hidden = flood_systems(factory, case)
     scene = case.scene
-    for policy in _policies(fitted, caps):
+    for policy in bare_too(fitted, caps):
         before = base.retrieve(scene.query, scene.asker, scene.now_tick, policy)
         after = full.retrieve(scene.query, scene.asker, scene.now_tick, policy)
         scores = {h.chunk_id: h.score for h in before.hits}
