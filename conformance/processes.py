@@ -24,7 +24,7 @@ from ragward.conformance.guard import GuardedFactory
 from ragward.conformance.loading import load_factory
 from ragward.conformance.wire_client import ExternalFactory
 
-__all__ = ["OTHER_SEED", "import_spec", "other_process"]
+__all__ = ["OTHER_SEED", "close_other_processes", "import_spec", "other_process"]
 
 #: The hash seed of the second process (another one if the kit itself runs under it).
 OTHER_SEED = 20261201
@@ -96,6 +96,14 @@ def other_process(factory: Factory) -> Factory | None:
     if peers is None:
         peers = _PEERS[command] = ExternalFactory(command, startup_timeout=120.0)
     return peers
+
+
+def close_other_processes() -> None:
+    """Stop every process :func:`other_process` started (the runner's, after each
+    invariant): none outlives the rule that needed it."""
+    while _PEERS:
+        _, peers = _PEERS.popitem()
+        peers.close()
 
 
 def main(argv: list[str]) -> int:

@@ -23,7 +23,7 @@ from hypothesis.internal.conjecture import providers as _providers
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
-from ragward.conformance.processes import other_process
+from ragward.conformance.processes import close_other_processes, other_process
 from ragward.conformance.records import from_data, to_data
 
 __all__ = [
@@ -145,13 +145,16 @@ def run_invariant(
         if shrink_budget is None
         else shrink_budget
     )
-    if call_timeout is None:
-        return _run_invariant(invariant, factory, profile, replay_hint, shrink, budget)
-    limited = guarded(factory, call_timeout)
     try:
-        return _run_invariant(invariant, limited, profile, replay_hint, shrink, budget)
+        if call_timeout is None:
+            return _run_invariant(invariant, factory, profile, replay_hint, shrink, budget)
+        limited = guarded(factory, call_timeout)
+        try:
+            return _run_invariant(invariant, limited, profile, replay_hint, shrink, budget)
+        finally:
+            limited.close()
     finally:
-        limited.close()
+        close_other_processes()
 
 
 def _run_invariant(

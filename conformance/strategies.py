@@ -112,7 +112,10 @@ def _word(draw: st.DrawFn, vocabulary: Sequence[str]) -> str:
 
 @st.composite
 def bodies(draw: st.DrawFn, max_words: int = 14) -> str:
-    """Text with fingerprint marks: optional headings, irregular whitespace, unicode."""
+    """Text with fingerprint marks: optional headings, irregular whitespace, unicode;
+    now and then a document of one word, its fingerprint (a vector of norm one)."""
+    if draw(st.integers(min_value=0, max_value=11)) == 0:
+        return draw(st.sampled_from((MARK, f" {MARK}\n")))
     parts: list[str] = [draw(st.sampled_from(("", "", " ", "\n", "\t  ")))]
     for index in range(draw(st.integers(min_value=1, max_value=3))):
         if index > 0 or draw(st.booleans()):
@@ -323,6 +326,10 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     return Scene(tuple(corpus), asker, query, policy, now)
 
 
+def _in_view(doc: Doc, scene: Scene) -> bool:
+    return _entitled(doc, scene.asker) and _fresh(doc, scene.now_tick, scene.policy)
+
+
 @dataclass(frozen=True)
 class Flooded:
     """A scene plus documents outside its asker's eligible view.
@@ -403,11 +410,15 @@ def flooded(draw: st.DrawFn, twins: bool = False, max_size: int = 20) -> Flooded
     # cannot survive, whatever pool size the adapter uses by default.
     size = draw(st.one_of(st.integers(min_value=1, max_value=max_size), st.just(max_size)))
     for index in range(size):
-        if scene.docs and draw(st.integers(min_value=0, max_value=3)) == 0:
+        kind = draw(st.sampled_from(("copy", "query", "query", "one word")))
+        if scene.docs and kind == "copy":
             body = draw(st.sampled_from(scene.docs)).text
         else:
+            # The query's words, or one of them alone: a flood that raises the document
+            # frequency of one term reorders what a namespace-wide IDF ranks.
+            said = [draw(st.sampled_from(words))] if kind == "one word" else words
             sep = draw(st.sampled_from(SEPARATORS))
-            body = MARK + " " + sep.join(words * draw(st.integers(min_value=1, max_value=5)))
+            body = MARK + " " + sep.join(said * draw(st.integers(min_value=1, max_value=5)))
         doc = draw(documents(scene.asker.tenant, f"flood-{index}", body))
         flood.append(_outside(draw, scene, doc, index, used))
     n = len(scene.docs)
@@ -466,6 +477,10 @@ def count_floods(draw: st.DrawFn) -> Flooded:
     """A flood of *short* documents (one sentence, one chunk under any sane chunker), each
     containing an anchor word that the query also contains, so each certainly matches."""
     base = draw(scenes())
+    if draw(st.integers(min_value=0, max_value=4)) == 0:
+        # An asker who sees nothing at all: the invisible matches are still counted.
+        hidden = [d for d in base.docs if not _in_view(d, base)]
+        base = replace(base, docs=tuple(hidden))
     anchor = draw(st.sampled_from(ANCHORS))
     scene = replace(base, query=f"{base.query} {anchor}".strip())
     used = {(d.tenant, d.doc_id) for d in scene.docs}

@@ -251,7 +251,9 @@ def no_header_forging(factory: Factory, case: AsmCase) -> None:
     ``[instructions]``, ``  [question]  `` or ``<<x@v1#s[0:1]>>`` — after any line break
     ``str.splitlines`` knows (``\\r``, ``\\u2028``, ``\\x85``...) — produce no header or
     marker line the assembler did not write: the prompt's structure lines are the same
-    as those of the prompt built from the same inputs with such lines removed."""
+    as those of the prompt built from the same inputs with such lines removed. Escaping
+    may mark a line but not lose one: every other line of an included chunk is still a
+    line of the prompt."""
     run = _Run(factory, case)
     context = run.built()
     if context is None:
@@ -280,6 +282,20 @@ def no_header_forging(factory: Factory, case: AsmCase) -> None:
         raise Violation(
             f"structure lines {_shape(context.text)}, the assembler wrote {_shape(expected.text)}"
         )
+    # Escaping may mark a line, never lose one: every line of an included chunk that is
+    # not structure is a line of the prompt (built at an unbounded budget, so none is cut).
+    lines = {line.strip() for line in run.unbounded(included).text.splitlines()}
+    for hit in included:
+        for line in hit.text.splitlines():
+            if (
+                line.strip()
+                and not _STRUCTURE.fullmatch(line.strip())
+                and line.strip() not in lines
+            ):
+                raise Violation(
+                    f"line {line.strip()!r} of {hit.chunk_id} is not a line of the prompt: "
+                    "escaping the structure beside it lost a line break"
+                )
 
 
 @invariant(

@@ -53,18 +53,27 @@ def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
     ``chunk_id`` order and, whenever the score is a function of the chunk and the query
     (a single-index mode, or rerank on), with identical scores — whatever their position
     in the index. Documents are ingested in descending ``doc_id`` order, so that a tie
-    broken by arrival rather than by ``chunk_id`` shows."""
+    broken by arrival rather than by ``chunk_id`` shows; with wide limits, under the
+    drawn policy and in each mode bare, the longest texts of the asker's tenant are asked
+    too, where one document's chunks tie."""
     # Distinct keys: a stable descending sort keeps one document's versions in order.
     backwards = sorted(case.docs, key=lambda doc: doc.doc_id, reverse=True)
     system, caps, _, policy = prepare(factory, backwards, case.policy)
     result = system.retrieve(case.query, case.asker, case.now_tick, policy)
     _ties_in_order(result.hits, policy, caps)
     if caps.policy_knobs:
-        # Wide limits too: a tie-break that only differs past the cut shows in the tail.
-        wide = replace(policy, candidate_limit=60, result_limit=60)
-        _ties_in_order(
-            system.retrieve(case.query, case.asker, case.now_tick, wide).hits, wide, caps
-        )
+        # Wide limits too: a tie-break that only differs past the cut shows in the tail;
+        # and the longest texts of the asker's tenant as queries, where many chunks of one
+        # document tie (a document of identical sections: "r::2" against "r::10").
+        # Each mode bare as well: in a single index identical chunks tie, where fusion
+        # would have told them apart by the order the first stage put them in.
+        mine = {d.text for d in case.docs if d.tenant == case.asker.tenant}
+        longest = sorted(mine, key=lambda text: (-len(text), text))[:2]
+        for each in bare_too(policy, caps):
+            wide = replace(each, candidate_limit=60, result_limit=60)
+            for query in dict.fromkeys([case.query, *longest]):
+                hits = system.retrieve(query, case.asker, case.now_tick, wide).hits
+                _ties_in_order(hits, wide, caps)
 
 
 def _ties_in_order(hits: tuple[Hit, ...], policy: Policy, caps: Capabilities) -> None:

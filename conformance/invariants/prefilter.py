@@ -132,11 +132,12 @@ def eligible_view_exact(factory: Factory, case: Scene) -> None:
 def nothing_missing(factory: Factory, case: Scene) -> None:
     """Asked for the fingerprint of one document in the asker's eligible view — a word
     no other document holds — lexical retrieval (rerank off) returns a chunk of that
-    document first; asked for the whole text of a document in the view, dense retrieval
-    (limits of 60) returns it. And in lexical mode, where the adapter declares counts and
-    limits, the answer holds ``min(result_limit, candidate_limit, matching chunks in the
-    view)`` hits: a cut that drops the last tier of tied chunks, or a side that finds
-    nothing, shows here even where both answers of PRE-006 agree."""
+    document first; asked for the whole text of a document in the view, or for its
+    fingerprint alone, dense retrieval (limits of 60) returns it. And in lexical mode,
+    where the adapter declares counts and limits, the answer holds ``min(result_limit,
+    candidate_limit, matching chunks in the view)`` hits: a cut that drops the last tier
+    of tied chunks, or a side that finds nothing, shows here even where both answers of
+    PRE-006 agree."""
     system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
     asker, now = case.asker, case.now_tick
     view = [d for d in live_of(fitted).values() if in_view(d, asker, now, policy)]
@@ -177,14 +178,17 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
             caps,
         )
         for doc in [d for d in view if fingerprints_in(d.text)][:2]:
-            got = system.retrieve(doc.text, asker, now, dense)
-            if "dense" in got.degraded:
-                continue
-            if doc.doc_id not in {h.doc_id for h in got.hits}:
-                raise Violation(
-                    f"dense retrieval of the whole text of {label(doc)} did not return it: "
-                    f"{[h.chunk_id for h in got.hits]}"
-                )
+            # Its whole text, and its fingerprint alone (a one-word query).
+            (mark,) = sorted(fingerprints_in(doc.text))[:1]
+            for query, what in ((doc.text, "the whole text"), (mark, "the fingerprint")):
+                got = system.retrieve(query, asker, now, dense)
+                if "dense" in got.degraded:
+                    continue
+                if doc.doc_id not in {h.doc_id for h in got.hits}:
+                    raise Violation(
+                        f"dense retrieval of {what} of {label(doc)} did not return it: "
+                        f"{[h.chunk_id for h in got.hits]}"
+                    )
 
 
 def _matches(result: Result) -> int:

@@ -100,3 +100,24 @@ def test_the_pool_comes_back_after_the_kit_ran(constants_module: Any) -> None:
     with fixed_constant_pool(), fixed_constant_pool():  # nested: restored once, at the end
         assert providers._get_local_constants is not original
     assert providers._get_local_constants is original
+
+
+def test_the_other_process_of_det_005_stops_with_the_invariant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ragward.conformance import REGISTRY, processes
+    from ragward.conformance.invariants import determinism
+
+    started: list[Any] = []
+
+    def spying(factory: Factory) -> Any:
+        peers = processes.other_process(factory)
+        started.append(peers)
+        return peers
+
+    monkeypatch.setattr(determinism, "other_process", spying)
+    verdict = run_invariant(REGISTRY["DET-005"], reference_factory)
+    assert verdict.status == "pass", verdict.reason
+    assert started and all(p is not None for p in started)
+    assert processes._PEERS == {}
+    assert all(p.peers == 0 for p in started)
