@@ -28,10 +28,12 @@ from ragward.conformance.records import CLASSIFICATIONS, MODES, Asker, Doc, Poli
 
 __all__ = [
     "BARRIERS",
+    "CHURN_REWRITES",
     "DOC_IDS",
     "MAX_TICK",
     "TENANTS",
     "VOCABULARY",
+    "Churn",
     "Flooded",
     "Key",
     "Op",
@@ -39,6 +41,7 @@ __all__ = [
     "Scene",
     "askers",
     "bodies",
+    "churns",
     "count_floods",
     "documents",
     "fingerprint",
@@ -606,3 +609,68 @@ def programs(
 
 def _unmark(text: str) -> str:
     return _FINGERPRINT_RE.sub(MARK, text)
+
+
+#: Versions :func:`churns` writes of one document: past the dead rows at which an index
+#: compacts (the reference's threshold is 1024 dead rows outnumbering the live ones).
+CHURN_REWRITES = 1100
+
+
+@dataclass(frozen=True)
+class Churn:
+    """A small corpus, one document rewritten ``rewrites`` times, then a question.
+
+    ``churned`` is the last version; version ``v`` before it has text ``churned.text``
+    with ``churn{v % 7}`` appended (:meth:`version`).
+    """
+
+    docs: tuple[Doc, ...]
+    churned: Doc
+    rewrites: int
+    asker: Asker
+    query: str
+    policy: Policy
+    now_tick: int
+
+    def version(self, number: int) -> Doc:
+        """Version ``number`` (1..``rewrites``) of the churned document."""
+        if number == self.rewrites:
+            return self.churned
+        text = f"{self.churned.text} churn{number % 7}"
+        return restamp(replace(self.churned, version=number, text=text))
+
+
+_CHURN_CORPUS: tuple[tuple[str, str, str | None, str], ...] = (
+    ("d1", "public", None, "payment ledger held for dual control"),
+    ("d2", "internal", "ma-deal", "merger wire screening q3"),
+    ("shared", "confidential", None, "release of the held payment"),
+    ("a::b", "restricted", "hr", "ledger x9 screening release"),
+    ("Ωmega", "internal", None, "wire transfer café payment"),
+)
+
+
+@st.composite
+def churns(draw: st.DrawFn) -> Churn:
+    """A fixed corpus (classifications and barriers of every kind, a second tenant using
+    the same ``doc_id``\\ s), one of its tenant's documents rewritten
+    :data:`CHURN_REWRITES` times; a few askers, queries and modes. The space is small on
+    purpose — each case writes a thousand versions — so a profile runs each of its
+    handful of cases once."""
+    docs = tuple(
+        restamp(Doc(tenant, doc_id, MARK + " " + text, "", level, barrier, 1, 5))
+        for tenant in ("acme", "globex")
+        for doc_id, level, barrier, text in _CHURN_CORPUS
+    )
+    text = MARK + " payment ledger churn"
+    churned = restamp(Doc("acme", "churned", text, "", "internal", None, CHURN_REWRITES, 9))
+    asker = draw(
+        st.sampled_from(
+            (
+                Asker("u1", "acme", "restricted", ("hr", "ma-deal")),
+                Asker("u2", "acme", "internal"),
+            )
+        )
+    )
+    query = draw(st.sampled_from(("payment ledger", "churn3 wire screening")))
+    mode = draw(st.sampled_from(MODES))
+    return Churn(docs, churned, CHURN_REWRITES, asker, query, Policy(mode=mode), 10)

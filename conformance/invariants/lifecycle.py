@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ragward.conformance.contract import Factory
-from ragward.conformance.invariant import invariant
+from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.stateful import ALONE, CHECKS, run_program
-from ragward.conformance.strategies import TENANTS, Program, programs
+from ragward.conformance.strategies import TENANTS, Churn, Program, churns, programs, restamp
+from ragward.conformance.view import answer, bare_too, build, fit_doc, fit_policy, label, same
 
 __all__ = [
+    "churn_leaves_no_trace",
     "delete_removes",
     "old_versions_refused",
     "random_programs",
@@ -96,3 +100,54 @@ def random_programs(factory: Factory, case: Program) -> None:
     eligible view, the audit counts are consistent, and the answer equals that of a fresh
     system holding the live documents."""
     run_program(factory, case, CHECKS)
+
+
+@invariant(
+    "LIFE-006",
+    "lifecycle",
+    "A thousand rewrites leave no trace",
+    case_type=Churn,
+    cases=churns,
+    requires=("versions",),
+)
+def churn_leaves_no_trace(factory: Factory, case: Churn) -> None:
+    """One document written first, then a small corpus, then the document's next thousand
+    versions (past the point where an index compacts or merges its dead rows: the
+    reference's at 1024, when live rows sit behind dead ones), then — where the
+    adapter deletes — one document deleted and another replaced: every answer, hits,
+    scores and counts, bare in each mode too, is exactly that of a fresh system holding
+    only the live versions. Compaction that loses a barrier, a classification, a row's
+    place or a delete shows here; so do statistics that keep the dead versions."""
+    system = factory()
+    caps = system.capabilities
+    # Its first version before the corpus, so that live rows sit behind dead ones.
+    first = fit_doc(case.version(1), caps)
+    live = {(d.tenant, d.doc_id): fit_doc(d, caps) for d in case.docs}
+    for doc in (first, *live.values()):
+        if system.ingest(doc) is not True:
+            raise Violation(f"ingest of new document {label(doc)} was refused")
+    for number in range(2, case.rewrites + 1):
+        doc = fit_doc(case.version(number), caps)
+        if system.ingest(doc) is not True:
+            raise Violation(f"ingest of {label(doc)} over version {number - 1} was refused")
+    live[(case.churned.tenant, case.churned.doc_id)] = fit_doc(case.churned, caps)
+    # Writes after the churn, on rows a compaction has moved.
+    mine = [key for key in live if key[0] == case.asker.tenant and key[1] != "churned"]
+    if caps.delete:
+        system.delete(*mine[0])
+        del live[mine[0]]
+    old = live[mine[1]]
+    new = restamp(replace(old, version=old.version + 1, text=old.text + " churn3 wire"))
+    if system.ingest(new) is not True:
+        raise Violation(f"ingest of {label(new)} after the churn was refused")
+    live[mine[1]] = new
+    fresh = build(factory, live.values())
+    policy = fit_policy(case.policy, caps)
+    asked = (case.query, case.asker, case.now_tick)
+    for each in bare_too(policy, caps):
+        same(
+            f"answer ({each.mode}, rerank={each.rerank}) after {case.rewrites} versions of "
+            f"{label(case.churned)} vs a fresh system",
+            answer(fresh.retrieve(*asked, each), caps),
+            answer(system.retrieve(*asked, each), caps),
+        )

@@ -282,6 +282,24 @@ PLANTS: tuple[Plant, ...] = (
         "BM25's average length over every live row of the namespace, visible or not.",
         ("STAT-001",),
     ),
+    Plant(
+        "compaction-first-vectors",
+        "reference/namespace.py",
+        "            self.vectors.matrix()[live],\n",
+        "            self.vectors.matrix()[: len(live)],\n",
+        "Compaction copies the first rows' vectors rather than the live rows': every chunk "
+        "after the first dead one gets another chunk's vector.",
+        ("LIFE-006",),
+    ),
+    Plant(
+        "document-fusion-from-zero",
+        "reference/fusion.py",
+        "ranks.setdefault(scored.chunk.doc_id, len(ranks) + 1)",
+        "ranks.setdefault(scored.chunk.doc_id, len(ranks))",
+        "Document-depth fusion ranks documents from 0: the first scores ``1/k`` instead of "
+        "``1/(k + 1)``.",
+        ("DEPTH-001",),
+    ),
 )
 
 

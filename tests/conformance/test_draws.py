@@ -118,6 +118,7 @@ def test_the_other_process_of_det_005_stops_with_the_invariant(
     monkeypatch.setattr(determinism, "other_process", spying)
     verdict = run_invariant(REGISTRY["DET-005"], reference_factory)
     assert verdict.status == "pass", verdict.reason
-    assert started and all(p is not None for p in started)
+    assert started
+    assert all(p is not None for p in started)
     assert processes._PEERS == {}
     assert all(p.peers == 0 for p in started)
