@@ -1,0 +1,71 @@
+"""The engine findings, replayed: each pinned counterexample still fails.
+
+The matrix is a sampled verdict (see ``tools/pin_findings.py``); the findings are the
+failures it ever found, each with its counterexample, kept in
+``reports/engines/findings/<label>.json`` only after failing again in fresh processes
+under three hash seeds. Here every one of them is replayed against its configuration and
+must fail again: an engine release that fixes a defect shows up as a failing test and a
+reviewed change of the findings, never as a finding that silently went away.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+from ragward.conformance.invariant import REGISTRY, Violation
+from ragward.conformance.loading import load_factory
+from ragward.conformance.runner import replay
+from ragward.engines import configurations
+from ragward.engines.matrix import impl_of, label
+
+FINDINGS = Path(__file__).resolve().parents[2] / "reports" / "engines" / "findings"
+_columns = {label(c): c for c in configurations() if c.in_matrix}
+
+
+def _findings() -> list[tuple[str, str, Any]]:
+    out = []
+    for path in sorted(FINDINGS.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        out += [(path.stem, v["id"], v["counterexample"]) for v in data["invariants"]]
+    return out
+
+
+def test_findings_are_pinned_for_the_engines_the_readme_names() -> None:
+    pinned = {(column, invariant) for column, invariant, _ in _findings()}
+    # The README's headline findings (qdrant/qdrant#9445 and #6735, pgvector#259/#751,
+    # lancedb#2762): if one of these stops being pinned, the README is out of date.
+    for cell in [
+        ("qdrant-edge", "ISO-002"),
+        ("qdrant-edge", "STAT-002"),
+        ("qdrant-edge", "LIFE-006"),
+        ("postgres-pgvector_hnsw", "PRE-005"),
+        ("lancedb-postfilter", "PRE-005"),
+        ("lancedb-prefilter", "STAT-001"),
+    ]:
+        assert cell in pinned, cell
+    for column, invariant, case in _findings():
+        assert column in _columns, column
+        assert invariant in REGISTRY, invariant
+        assert case is not None, (column, invariant)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("column", "invariant", "case"),
+    _findings(),
+    ids=[f"{c}-{i}" for c, i, _ in _findings()],
+)
+def test_each_finding_still_fails(
+    column: str, invariant: str, case: Any, request: pytest.FixtureRequest
+) -> None:
+    configuration = _columns[column]
+    assert not configuration.missing(), f"the test extra must install {configuration.extra}"
+    if configuration.engine == "postgres":
+        request.getfixturevalue("postgres_servers")
+    with pytest.raises(Violation):
+        replay(load_factory(impl_of(configuration)), invariant, case)

@@ -1,0 +1,141 @@
+"""Pin the engine findings: every failing cell of the matrix, with its counterexample.
+
+The matrix (``ragward engines --matrix``) is a *sampled* verdict: each invariant draws its
+``ci`` profile's cases from a fixed seed, and a change to the kit's strategies draws other
+cases — an engine defect found by one sample can hide from the next. A finding, once
+made, should not depend on that luck. This tool keeps, per configuration, a report of the
+failures ever found (``reports/engines/findings/<label>.json``, in the format
+``ragward conform --replay`` reads), adds the failures of the current matrix, and keeps a
+pinned one only while it still fails when replayed (run with the engines installed).
+``tests/engines/test_findings.py`` replays every pinned case in CI.
+
+    python tools/pin_findings.py                      # add the current matrix's failures
+    python tools/pin_findings.py --from-rev REV       # and those of the matrix at git REV
+    python tools/pin_findings.py --check              # only replay; exit 1 if one passes
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+from ragward.conformance.invariant import LEVELS, REGISTRY
+from ragward.conformance.report import to_json
+from ragward.conformance.runner import Report, Verdict
+from ragward.engines import Configuration, configurations
+from ragward.engines.matrix import REFERENCE, impl_of, label, load_column
+
+ROOT = Path(__file__).resolve().parents[1]
+MATRIX = ROOT / "reports" / "engines"
+FINDINGS = MATRIX / "findings"
+#: Hash seeds of the processes each pinned case is replayed in.
+SEEDS = ("0", "1", "20261201")
+
+
+def _failures(configuration: Configuration, folder: Path) -> dict[str, Verdict]:
+    if not (folder / f"{label(configuration)}.json").exists():
+        return {}
+    report = load_column(configuration, folder, 0.0).report
+    return {
+        v.id: v
+        for v in report.verdicts
+        if v.status == "fail" and v.counterexample is not None and v.id in REGISTRY
+    }
+
+
+def _at_revision(revision: str, folder: Path) -> None:
+    for configuration in _columns():
+        name = f"reports/engines/{label(configuration)}.json"
+        shown = subprocess.run(
+            ["git", "show", f"{revision}:{name}"], cwd=ROOT, capture_output=True, check=False
+        )
+        if shown.returncode == 0:
+            (folder / f"{label(configuration)}.json").write_bytes(shown.stdout)
+
+
+def _columns() -> list[Configuration]:
+    return [c for c in [REFERENCE, *configurations()] if c.in_matrix]
+
+
+def still_fails(configuration: Configuration, verdict: Verdict) -> bool:
+    """Whether the pinned case fails again when replayed against its configuration, in
+    each of :data:`SEEDS`' fresh processes (an engine may order ties by per-process
+    random state: a finding must not depend on it)."""
+    with tempfile.TemporaryDirectory() as folder:
+        case = Path(folder) / "case.json"
+        case.write_text(to_json(Report(impl_of(configuration), "ci", (verdict,))), "utf-8")
+        impl = impl_of(configuration)
+        command = [sys.executable, "-m", "ragward", "conform", "--impl", impl]
+        for seed in SEEDS:
+            done = subprocess.run(
+                [*command, "--replay", str(case), "--invariant", verdict.id],
+                env={**os.environ, "PYTHONHASHSEED": seed},
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode != 1:
+                why = (done.stdout + done.stderr).strip().splitlines()[-1:] or [""]
+                print(f"  {verdict.id}, PYTHONHASHSEED={seed}: exit {done.returncode} {why[0]}")
+                return False
+    return True
+
+
+def _write(configuration: Configuration, verdicts: dict[str, Verdict]) -> None:
+    path = FINDINGS / f"{label(configuration)}.json"
+    if not verdicts:
+        path.unlink(missing_ok=True)
+        return
+    where = path.relative_to(ROOT).as_posix()
+    hint = f"ragward conform --impl {impl_of(configuration)} --replay {where} --invariant {{}}"
+    kept = sorted(verdicts.values(), key=lambda v: (LEVELS.index(v.level), v.id))
+    report = Report(
+        impl_of(configuration),
+        "ci",
+        tuple(replace(v, replay=hint.format(v.id)) for v in kept),
+    )
+    path.write_text(to_json(report), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--from-rev", metavar="REV", help="also the matrix stored at git REV")
+    parser.add_argument("--check", action="store_true", help="replay the pinned cases only")
+    args = parser.parse_args(argv)
+    FINDINGS.mkdir(parents=True, exist_ok=True)
+    lost = 0
+    with tempfile.TemporaryDirectory() as older:
+        if args.from_rev:
+            _at_revision(args.from_rev, Path(older))
+        for configuration in _columns():
+            if configuration.missing():
+                print(f"{label(configuration)}: not installed, left as it is", file=sys.stderr)
+                continue
+            pinned = _failures(configuration, FINDINGS)
+            if not args.check:
+                found = {
+                    **_failures(configuration, Path(older)),
+                    **_failures(configuration, MATRIX),
+                }
+                pinned = {**found, **pinned}  # a pinned case stays the one pinned
+            kept = {}
+            for invariant, verdict in sorted(pinned.items()):
+                if still_fails(configuration, verdict):
+                    kept[invariant] = verdict
+                else:
+                    lost += 1
+                    print(f"{label(configuration)} {invariant}: passes when replayed", flush=True)
+            print(f"{label(configuration)}: {len(kept)} findings pinned", flush=True)
+            if not args.check:
+                _write(configuration, kept)
+    return 1 if args.check and lost else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
