@@ -167,9 +167,9 @@ def _check_writable(directory: Path, shown: str) -> None:
 
 
 def _existing_ancestor(path: Path, shown: str) -> Path:
-    """The nearest existing ancestor of a missing ``path``, spelled as the user spelled
-    ``path`` (``.`` for a relative path with none); it must be a directory."""
-    for ancestor in path.parents:
+    """``path`` or its nearest existing ancestor, spelled as the user spelled ``path``
+    (``.`` for a relative path with none); it must be a directory."""
+    for ancestor in (path, *path.parents):
         if ancestor.exists():
             if not ancestor.is_dir():
                 raise OutputError(f"{shown}: is under {ancestor}, which is a file")
