@@ -52,7 +52,7 @@ def write_inputs(root: Path) -> Inputs:
     data = write_dataset(root / "data", files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]})
     grid = root / "grid.toml"
     grid.write_text(TINY_GRID, encoding="utf-8")
-    per_query = {"ndcg_cut_10": {f"q{i}": 0.5 for i in range(5)}}
+    per_query = {"ndcg_cut_10": {f"q{i}": 0.5 for i in range(20)}}
     results = {
         "format": "ragward-eval/1",
         "settings": [
