@@ -24,7 +24,7 @@ from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, Retr
 from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
 from ragward.evals.staged import StagedSystem, is_staged
-from ragward.evals.systems import SystemBuilder
+from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
@@ -179,7 +179,7 @@ def _ingest_all(
         for doc, ok in zip(batch, accepted, strict=True):
             if not isinstance(ok, bool):
                 raise AdapterError(
-                    f"{name}.ingest_many returned a {type(ok).__name__} for "
+                    f"{name}.ingest_many returned {a_type(ok)} for "
                     f"{doc.tenant}/{doc.doc_id} v{doc.version}, not a bool"
                 )
             if not ok:
@@ -197,8 +197,8 @@ def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
         ) from None
     if not isinstance(accepted, bool):
         raise AdapterError(
-            f"{name}.ingest({doc.tenant}/{doc.doc_id} v{doc.version}) returned a "
-            f"{type(accepted).__name__}, not a bool"
+            f"{name}.ingest({doc.tenant}/{doc.doc_id} v{doc.version}) returned "
+            f"{a_type(accepted)}, not a bool"
         )
     if not accepted:
         raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
@@ -261,14 +261,12 @@ def _check_result(result: object, call: str) -> None:
     """Refuse an answer that is not a Result of Hits: reading it would crash later with
     an error naming no implementation and no call."""
     if not isinstance(result, Result):
-        raise AdapterError(
-            f"{call} returned a {type(result).__name__}, not ragward.conformance.Result"
-        )
+        raise AdapterError(f"{call} returned {a_type(result)}, not ragward.conformance.Result")
     if not isinstance(result.hits, tuple | list):
         raise AdapterError(f"{call} returned hits as a {type(result.hits).__name__}")
     wrong = [hit for hit in result.hits if not isinstance(hit, Hit)]
     if wrong:
-        raise AdapterError(f"{call} returned a hit that is a {type(wrong[0]).__name__}, not a Hit")
+        raise AdapterError(f"{call} returned a hit that is {a_type(wrong[0])}, not a Hit")
 
 
 def _check_staged(
@@ -355,7 +353,7 @@ def _supported(
         raise AdapterError(f"{call} returned {type(answer).__name__}, not one Support per claim")
     supported = getattr(answer[0], "supported", None)
     if not isinstance(supported, bool):
-        raise AdapterError(f"{call} returned a {type(answer[0]).__name__} without a bool supported")
+        raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
     return supported
 
 

@@ -22,6 +22,7 @@ from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting
 __all__ = [
     "INDEX_KEYWORDS",
     "SystemBuilder",
+    "a_type",
     "fit_grid",
     "one_line",
     "takes_index_settings",
@@ -105,7 +106,7 @@ class SystemBuilder:
             raise AdapterError(f"{call} raised {one_line(error)}") from None
         if not isinstance(system, RetrievalSystem):
             raise AdapterError(
-                f"{call} returned a {type(system).__name__}, not a RetrievalSystem "
+                f"{call} returned {a_type(system)}, not a RetrievalSystem "
                 "(it needs capabilities, ingest, delete and retrieve)"
             )
         try:
@@ -114,7 +115,7 @@ class SystemBuilder:
             raise AdapterError(f"{call}.capabilities raised {one_line(error)}") from None
         if not isinstance(capabilities, Capabilities):
             raise AdapterError(
-                f"{call}.capabilities is a {type(capabilities).__name__}, "
+                f"{call}.capabilities is {a_type(capabilities)}, "
                 "not ragward.conformance.Capabilities"
             )
         return system
@@ -138,6 +139,12 @@ class SystemBuilder:
                 f"{self.name} does not declare policy_knobs; give retrieval.rrf_k and "
                 "retrieval.candidate_limit one value each"
             )
+
+
+def a_type(value: object) -> str:
+    """``a str``, ``an int``: the type of ``value`` for a message."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def one_line(error: BaseException) -> str:
