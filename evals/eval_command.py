@@ -102,8 +102,7 @@ def add_eval_parser(commands: Any) -> None:
         "--out",
         metavar="DIR",
         type=Path,
-        help="report directory, replaced whole (default: reports/<dataset name> with "
-        "--dataset, else reports/<grid name>)",
+        help="report directory, replaced whole (default: reports/<dataset name>)",
     )
     parser.add_argument(
         "--trec",
@@ -134,8 +133,8 @@ def prepare(
     if not Path(directory).is_dir():
         raise InputError(f"{directory}: dataset directory not found")
     dataset = load_dataset(directory, claims=claims or None)
-    if args.dataset is not None and args.grid is None:
-        grid = replace(grid, name=dataset.name)  # the default grid, on the user's dataset
+    if args.dataset is not None:
+        grid = replace(grid, name=dataset.name)  # a report is named after its dataset
     if args.external is None:
         return dataset, grid, load_implementation(args.impl), args.impl
     try:

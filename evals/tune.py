@@ -68,7 +68,7 @@ def add_tune_parser(commands: Any) -> None:
         "--out",
         type=Path,
         metavar="DIR",
-        help="report directory, replaced whole (default: reports/<name>-tune)",
+        help="report directory, replaced whole (default: reports/<dataset name>-tune)",
     )
     parser.set_defaults(run=run_tune)
 
