@@ -61,7 +61,7 @@ def load_dataset(
         qrels[path.stem] = read_beir_qrels(path, queries, current)
         sources[f"qrels:{path.stem}"] = f"qrels/{path.name}"
     located: list[LocatedClaim] = []
-    if (root / "claims.jsonl").is_file():
+    if (root / "claims.jsonl").exists():  # optional; a folder of that name is an error
         located += read_claims(root / "claims.jsonl", principals, current)
         sources["claims"] = "claims.jsonl"
     for split, file in (claims or {}).items():

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError
+from ragward.evals.jsonl import read_text
 from ragward.evals.measures import measure_name
 
 __all__ = ["Finding", "GateResult", "add_gate_parser", "compare", "load_results", "run_gate"]
@@ -59,18 +60,27 @@ class GateResult:
 def load_results(path: Path, role: str) -> dict[str, Any]:
     """A ``results.json`` (or the report directory holding one), checked for shape."""
     file = path / "results.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError.at(file, None, None, f"{role} results not found") from None
-    except json.JSONDecodeError as error:
-        raise InputError.at(file, error.lineno, None, f"not valid JSON: {error.msg}") from None
+    data = _read_json(file, f"{role} results")
     if not isinstance(data, dict) or data.get("format") != "ragward-eval/1":
         raise InputError.at(file, None, "format", "not a ragward eval results file")
     for number, entry in enumerate(data.get("settings", [])):
         if not isinstance(entry, dict) or not isinstance(entry.get("per_query"), dict):
             raise InputError.at(file, None, f"settings[{number}].per_query", "missing")
     return data
+
+
+def _read_json(file: Path, what: str) -> Any:
+    """The JSON in ``file``, read as every ragward file is read (gzip, a byte-order mark,
+    strict UTF-8: :func:`~ragward.evals.jsonl.read_text`); any problem is one line."""
+    if not file.exists() and not file.parent.is_file():
+        raise InputError.at(file, None, None, f"{what} not found")
+    if file.is_dir():
+        raise InputError.at(file, None, None, f"is a directory, not the {what}")
+    text = read_text(file)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError.at(file, error.lineno, None, f"not valid JSON: {error.msg}") from None
 
 
 def compare(
@@ -160,12 +170,7 @@ def _align(
 def failed_invariants(path: Path) -> tuple[tuple[str, ...], int]:
     """The invariants a ``ragward conform --json`` report says failed, and how many
     verdicts it holds."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError.at(path, None, None, "conformance report not found") from None
-    except json.JSONDecodeError as error:
-        raise InputError.at(path, error.lineno, None, f"not valid JSON: {error.msg}") from None
+    data = _read_json(path, "conformance report")
     if not isinstance(data, dict) or not isinstance(data.get("invariants"), list):
         raise InputError.at(path, None, "invariants", "not a ragward conform --json report")
     failed = tuple(
