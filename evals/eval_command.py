@@ -79,6 +79,9 @@ def use_cache(option: str | None) -> None:
     if option is None:
         return
     if option != "off":
+        from ragward.outputs import check_directory
+
+        check_directory(Path(option), "--cache")  # the same checks as every output folder
         try:
             Path(option).mkdir(parents=True, exist_ok=True)
         except OSError as error:

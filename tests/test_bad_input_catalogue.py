@@ -158,6 +158,22 @@ ROWS: list[Row] = [
         ],
     ),
     (
+        "eval",
+        "--cache",
+        ("under-a-file", "binary"),
+        lambda i, b: [
+            "eval",
+            "--dataset",
+            str(i.data),
+            "--grid",
+            str(i.grid),
+            "--cache",
+            str(b),
+            "--out",
+            str(i.root / "o"),
+        ],
+    ),
+    (
         "tune",
         "--dataset",
         ("missing", "a-directory", "under-a-file", "binary"),

@@ -178,3 +178,45 @@ def test_every_option_of_every_command_has_help() -> None:
         if not action.help or action.help == argparse.SUPPRESS
     ]
     assert missing == []
+
+
+#: ``ragward eval`` in a child whose run says "started" on stderr, then works for a minute.
+_SLOW_EVAL = """
+import sys, time
+import ragward.evals.runner as runner
+def slow_run_grid(*args, **kwargs):
+    print("started", file=sys.stderr, flush=True)
+    time.sleep(60)
+runner.run_grid = slow_run_grid
+from ragward.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
+def test_a_real_ctrl_c_during_an_eval_leaves_the_previous_report(tmp_path: Path) -> None:
+    """SIGINT (a real one) to a running ``ragward eval``: exit 130, one line, no
+    traceback, and the report directory as it was."""
+    import signal
+    import subprocess
+    import sys
+
+    inputs = write_inputs(tmp_path / "in")
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "results.json").write_text('{"old": true}\n', encoding="utf-8")
+    before = snapshot(tmp_path)
+    argv = ["eval", "--dataset", str(inputs.data), "--grid", str(inputs.grid), "--out", str(out)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_EVAL, *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    assert process.stderr.readline() == "started\n"
+    process.send_signal(signal.SIGINT)
+    err = process.communicate(timeout=60)[1]
+    assert process.returncode == 130, err
+    assert err == "ragward eval: interrupted\n"
+    assert snapshot(tmp_path) == before
