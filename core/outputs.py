@@ -132,7 +132,9 @@ def _swap_in(staging: Path, target: Path) -> None:
             os.rename(old, target)  # the old report goes back where it was
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if old is not None:
+    if old is not None and old.is_symlink():
+        old.unlink()  # a link to a report folder: the link is replaced, not its target
+    elif old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
 

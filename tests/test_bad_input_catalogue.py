@@ -18,7 +18,7 @@ import pytest
 from tests.commands import Inputs, one_error_line, run, snapshot, write_inputs
 
 #: How to make a bad path at ``path``: each writes (or leaves out) something there.
-MAKERS: dict[str, Callable[[Path], None]] = {
+MAKERS: dict[str, Callable[[Path], object]] = {
     "missing": lambda path: None,
     "a-directory": lambda path: path.mkdir(parents=True),
     "empty": lambda path: path.write_bytes(b""),

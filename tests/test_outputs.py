@@ -252,3 +252,17 @@ def test_checks_name_the_option_and_the_path(tmp_path: Path) -> None:
     check_directory(tmp_path / "new" / "deeper", "--out")  # creatable: fine
     check_file(tmp_path / "new.json", "--json")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+def test_a_link_to_a_report_is_replaced_by_the_new_report(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "results.json").write_text("{}", encoding="utf-8")
+    link = tmp_path / "report"
+    link.symlink_to(real, target_is_directory=True)
+    with replaced_directory(link, "results.json") as staging:
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert not link.is_symlink()
+    assert (link / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
+    assert (real / "results.json").read_text(encoding="utf-8") == "{}"  # the target untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "report"]
