@@ -38,6 +38,8 @@ from ragward.bench.measure import (
     time_interleaved,
 )
 from ragward.bench.plainloop import PlainLoopRetriever
+from ragward.exits import run_guarded
+from ragward.outputs import check_directory, write_atomic
 from ragward.reference import (
     MODES,
     AuthorizedRetriever,
@@ -48,7 +50,7 @@ from ragward.reference import (
     tokenize,
 )
 
-__all__ = ["main", "run_latency"]
+__all__ = ["main", "parser_of", "run_latency"]
 
 Retrieve = Callable[[Query], RetrievalResult]
 
@@ -350,11 +352,9 @@ def run_latency(
         writes=writes,
         embedder=repr(embedder),
     )
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "latency.json").write_text(
-        json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
-    (out_dir / "latency.md").write_text(render_markdown(report), encoding="utf-8")
+    # Each file whole or not at all; the folder holds other benches' reports too.
+    write_atomic(out_dir / "latency.json", json.dumps(report, indent=2, sort_keys=True) + "\n")
+    write_atomic(out_dir / "latency.md", render_markdown(report))
     return report
 
 
@@ -485,8 +485,8 @@ def _report(
     }
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m ragward.bench.latency") -> int:
-    """``ragward bench`` / ``python -m ragward.bench.latency``; returns the exit code."""
+def parser_of(prog: str = "python -m ragward.bench.latency") -> argparse.ArgumentParser:
+    """The options of ``ragward bench``."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Measure the reference retriever's query latency against its anchors.",
@@ -499,10 +499,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m ragward.bench
     parser.add_argument("--seed", type=int, default=0, help="corpus and query seed")
     parser.add_argument("--out", type=Path, default=Path("reports/bench"), help="output folder")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m ragward.bench.latency") -> int:
+    """``ragward bench`` / ``python -m ragward.bench.latency``; returns the exit code."""
+    parser = parser_of(prog)
     args = parser.parse_args(argv)
     loop = 1 if args.loop_queries is None else args.loop_queries
     if min(args.chunks, args.queries, loop) < 1:
         parser.error("--chunks, --queries and --loop-queries must be >= 1")
+    check_directory(args.out, "--out")  # before the corpus is built, not after
     report = run_latency(
         args.out,
         chunks=args.chunks,
@@ -517,4 +524,4 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m ragward.bench
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench", main))

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from ragward import __version__
 from ragward.conform import add_conform_parser
 from ragward.engines.command import add_engines_parser
-from ragward.errors import RagwardError
 from ragward.evals.eval_command import add_eval_parser
 from ragward.evals.gate import add_gate_parser
 from ragward.evals.metrics_cli import add_metrics_parser
 from ragward.evals.tune import add_tune_parser
+from ragward.exits import run_guarded
 
 __all__ = ["main"]
 
@@ -59,17 +59,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; a user error prints one line and returns 2."""
+    """Run one subcommand and return its exit code (the table in :mod:`ragward.exits`): a
+    user error prints one line and returns 2, Ctrl-C returns 130, a crash returns 3."""
     parser = _parser()
     args, options = parser.parse_known_args(argv)
     if options and args.command != "bench":
         parser.error(f"unrecognized arguments: {' '.join(options)}")
     args.options = options
     run: Callable[[argparse.Namespace], int] = args.run
-    try:
-        return run(args)
-    except RagwardError as error:
-        print(f"ragward {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+    return run_guarded(args.command, lambda: run(args))

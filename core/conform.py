@@ -6,7 +6,8 @@
     ragward conform --impl mypkg.adapter:factory --replay reports/conform.json --invariant ID
 
 Exit status: 0 when every applicable invariant holds, 1 when one fails (or, replaying,
-when the case still fails), 2 for a usage or input error, printed as one line.
+when the case still fails), 2 for a usage or input error, printed as one line (the table
+is :mod:`ragward.exits`'s). ``--json`` is checked before the first invariant runs.
 """
 
 from __future__ import annotations
@@ -14,15 +15,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shlex
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragward.errors import InvalidArgument
+from ragward.implementation import load_implementation
+from ragward.outputs import check_file, write_atomic
 
 if TYPE_CHECKING:
     from ragward.conformance.contract import Factory
@@ -60,7 +61,9 @@ def add_conform_parser(commands: Any) -> None:
         help="ci (fast, the default) or thorough (10x the examples per invariant)",
     )
     conform.add_argument("--select", metavar="ID,...", help="run only these invariants")
-    conform.add_argument("--json", metavar="FILE", type=Path, help="write the JSON report")
+    conform.add_argument(
+        "--json", metavar="FILE", type=Path, help="write the JSON report (its folder must exist)"
+    )
     conform.add_argument(
         "--call-timeout",
         metavar="SECONDS",
@@ -121,8 +124,8 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
     from ragward.conformance.loading import check_system
 
     chosen = _chosen(args.select)
-    if args.json is not None and not args.json.resolve().parent.is_dir():
-        raise InvalidArgument(f"--json {args.json}: directory {args.json.parent} does not exist")
+    if args.json is not None:
+        check_file(args.json, "--json")
     check_system(guarded(factory, _call_timeout(args)), name)
     report = _run(
         factory,
@@ -134,15 +137,13 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
         args.shrink_budget,
     )
     if args.json is not None:
-        _write_atomically(args.json, _to_json(report))
+        write_atomic(args.json, _to_json(report))
     _print_report(report)
     return 0 if report.passed else 1
 
 
 def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str, str]:
     """The factory, its display name, and the option that selects it again."""
-    from ragward.conformance.loading import load_factory
-
     if args.external is not None:
         try:
             command = shlex.split(args.external)
@@ -164,7 +165,7 @@ def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Fac
         )
     spec = args.impl or _DEFAULT_IMPL
     origin = f"--impl {shlex.quote(spec)}" if args.impl else ""
-    return load_factory(spec), spec, origin
+    return load_implementation(spec), spec, origin
 
 
 def _chosen(select: str | None) -> list[str]:
@@ -252,18 +253,6 @@ def _print_report(report: Report) -> None:
     if failures:
         print("\nCounterexamples\n")
         print("\n\n".join(format_counterexample(v) for v in failures))
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    # A temp file beside the target, then a rename: a reader never sees half a report.
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.resolve().parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _replay(

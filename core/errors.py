@@ -1,16 +1,19 @@
 """One exception tree for everything ragward raises on purpose.
 
 Every error a user can cause derives from :class:`RagwardError`; the command line turns
-these into one line on stderr and exit code 2, never a traceback.
+these into one line on stderr and exit code 2, never a traceback (see :mod:`ragward.exits`
+for the other exit codes).
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "AdapterError",
     "BudgetError",
     "InputError",
     "InvalidArgument",
     "MissingExtra",
+    "OutputError",
     "RagwardError",
     "VersionConflict",
 ]
@@ -48,3 +51,12 @@ class InputError(RagwardError, ValueError):
 
 class MissingExtra(RagwardError, ImportError):
     """An optional part is not installed; the message names the extra that brings it."""
+
+
+class OutputError(RagwardError, ValueError):
+    """An output path cannot be written; the message names the option and the path."""
+
+
+class AdapterError(RagwardError, ValueError):
+    """The implementation under evaluation broke its contract (raised, or returned the
+    wrong type); the message names the implementation and the call."""

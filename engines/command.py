@@ -14,6 +14,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ragward.errors import InvalidArgument
+from ragward.outputs import check_directory
 
 __all__ = ["add_engines_parser"]
 
@@ -102,8 +103,7 @@ def run_engines(args: argparse.Namespace) -> int:
             f"{first.impl} needs {', '.join(first.missing())}: pip install "
             f"'ragward[{first.extra}]' (or leave it out with --only)"
         )
-    if args.out.exists() and not args.out.is_dir():
-        raise InvalidArgument(f"--out {args.out}: exists and is not a directory")
+    check_directory(args.out, "--out")  # before minutes of work, not after
     if not args.shrink_budget > 0:
         raise InvalidArgument(f"--shrink-budget must be positive, got {args.shrink_budget}")
     if args.select is not None and args.repeat is None:

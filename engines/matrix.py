@@ -25,6 +25,7 @@ from ragward.conformance.report import summarize, to_json
 from ragward.conformance.runner import DEFAULT_SHRINK_BUDGET, Report, Verdict, run_invariant
 from ragward.engines import Configuration
 from ragward.errors import InvalidArgument
+from ragward.outputs import write_atomic
 
 __all__ = [
     "REFERENCE",
@@ -117,7 +118,7 @@ def run_column(
         )
     report = Report(impl, profile, tuple(verdicts))
     seconds = time.perf_counter() - started
-    stored.write_text(to_json(report), encoding="utf-8")
+    write_atomic(stored, to_json(report))
     return Column(configuration, report, seconds)
 
 
@@ -256,7 +257,7 @@ def write_matrix(
     timings_file = out / "timings.json"
     timings = json.loads(timings_file.read_text("utf-8")) if timings_file.exists() else {}
     timings.update({column.label: round(column.seconds, 1) for column in columns})
-    timings_file.write_text(json.dumps(timings, indent=2, sort_keys=True) + "\n", "utf-8")
+    write_atomic(timings_file, json.dumps(timings, indent=2, sort_keys=True) + "\n")
     # The matrix holds every column with a stored report: one run may refresh a few.
     from ragward.engines import configurations as known
 
@@ -268,9 +269,9 @@ def write_matrix(
         if label(c) in ran or (out / f"{label(c)}.json").exists()
     ]
     markdown, data = render(columns, profile)
-    (out / "matrix.md").write_text(markdown, encoding="utf-8")
-    (out / "matrix.json").write_text(
-        json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    write_atomic(out / "matrix.md", markdown)
+    write_atomic(
+        out / "matrix.json", json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     )
     return columns
 
@@ -386,10 +387,8 @@ def write_stability(
         runs.append(columns)
     counts = tally(runs)
     markdown, data = render_stability(counts, repeat, profile)
-    (out / "stability.md").write_text(markdown, encoding="utf-8")
-    (out / "stability.json").write_text(
-        json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    write_atomic(out / "stability.md", markdown)
+    write_atomic(out / "stability.json", json.dumps(data, indent=2, sort_keys=True) + "\n")
     return counts
 
 

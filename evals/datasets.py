@@ -61,7 +61,7 @@ def load_dataset(
         qrels[path.stem] = read_beir_qrels(path, queries, current)
         sources[f"qrels:{path.stem}"] = f"qrels/{path.name}"
     located: list[LocatedClaim] = []
-    if (root / "claims.jsonl").is_file():
+    if (root / "claims.jsonl").exists():  # optional; a folder of that name is an error
         located += read_claims(root / "claims.jsonl", principals, current)
         sources["claims"] = "claims.jsonl"
     for split, file in (claims or {}).items():
@@ -88,11 +88,14 @@ def read_corpus(path: str | os.PathLike[str]) -> tuple[Doc, ...]:
     lines: dict[tuple[str, str, int], int] = {}
     places: dict[tuple[str, str], list[int]] = {}
     for record in read_jsonl(path):
+        title = record.string("title", "", empty=True)
+        # BEIR allows an empty text beside a title; only a document with neither is empty.
+        text = record.string("text", empty=bool(title.strip()))
         doc = Doc(
             tenant=record.string("tenant", DEFAULT_TENANT),
             doc_id=record.string("_id"),
-            text=record.string("text"),
-            title=record.string("title", "", empty=True),
+            text=text,
+            title=title,
             classification=record.choice("classification", CLASSIFICATIONS, "public"),
             barrier=record.optional_string("barrier"),
             version=record.integer("version", 1, minimum=1),

@@ -5,7 +5,9 @@
     ragward eval --dataset scifact/beir --claims test=scifact/claims_dev.jsonl \\
         --grid evals/grids/scifact.toml
 
-Exit status 0 when the report is written, 2 for a usage or input error (one line).
+Exit status 0 when the report is written, 2 for a usage or input error (one line); the
+other codes are :mod:`ragward.exits`'s. The output directory is checked before the run and
+replaced whole at its end (:mod:`ragward.outputs`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError
+from ragward.implementation import load_implementation
 
 __all__ = ["DEFAULT_IMPL", "add_dataset_options", "add_eval_parser", "prepare", "run_eval"]
 
@@ -75,6 +79,9 @@ def use_cache(option: str | None) -> None:
     if option is None:
         return
     if option != "off":
+        from ragward.outputs import check_directory
+
+        check_directory(Path(option), "--cache")  # the same checks as every output folder
         try:
             Path(option).mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -93,9 +100,12 @@ def add_eval_parser(commands: Any) -> None:
         "grounding over every setting of a grid; writes results.json, summary.md and plots.",
     )
     add_dataset_options(parser)
-    parser.add_argument("--split", help="split to evaluate (default: the grid's)")
+    parser.add_argument("--split", metavar="SPLIT", help="split to evaluate (default: the grid's)")
     parser.add_argument(
-        "--out", metavar="DIR", type=Path, help="report directory (default: reports/<name>)"
+        "--out",
+        metavar="DIR",
+        type=Path,
+        help="report directory, replaced whole (default: reports/<dataset name>)",
     )
     parser.add_argument(
         "--trec",
@@ -110,7 +120,6 @@ def prepare(
 ) -> tuple[Any, Any, Callable[..., Any], str]:
     """The dataset, the grid, the factory the options name and its display name; peers
     started for ``--external`` are stopped when ``stack`` closes."""
-    from ragward.conformance.loading import load_factory
     from ragward.datasets import bundled
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import default_grid, load_grid
@@ -127,8 +136,10 @@ def prepare(
     if not Path(directory).is_dir():
         raise InputError(f"{directory}: dataset directory not found")
     dataset = load_dataset(directory, claims=claims or None)
+    if args.dataset is not None:
+        grid = replace(grid, name=dataset.name)  # a report is named after its dataset
     if args.external is None:
-        return dataset, grid, load_factory(args.impl), args.impl
+        return dataset, grid, load_implementation(args.impl), args.impl
     try:
         command = shlex.split(args.external)
     except ValueError as error:  # an unclosed quote
@@ -142,9 +153,48 @@ def prepare(
 
 
 def check_split(dataset: Any, split: str) -> None:
+    """Refuse a split that would give a report of zeros: absent, empty, or judging no
+    document relevant (every ranking measure is then 0, whatever the system does)."""
     if split not in dataset.qrels:
         known = ", ".join(sorted(dataset.qrels))
         raise InputError(f"split {split!r} has no qrels in {dataset.name} (it has: {known})")
+    source = dataset.sources.get(f"qrels:{split}", f"qrels of split {split}")
+    judged = dataset.qrels[split]
+    if not judged:
+        raise InputError(f"{source}: no judgements: split {split!r} is empty")
+    if not any(grade > 0 for docs in judged.values() for grade in docs.values()):
+        raise InputError(
+            f"{source}: no query of split {split!r} has a relevant document (grade > 0), "
+            "so every ranking measure would be 0"
+        )
+
+
+def check_trec_ids(dataset: Any, split: str) -> None:
+    """Refuse, before the run, an id a TREC file cannot hold (``--trec`` writes them all)."""
+    from ragward.evals.trec import field_problem
+
+    for query in dataset.split_queries(split):
+        problem = field_problem(query.query_id)
+        if problem is not None:
+            raise InputError(f"--trec: query {problem}; leave out --trec or rename the query")
+    for doc in dataset.docs:
+        problem = field_problem(doc.doc_id)
+        if problem is not None:
+            raise InputError(f"--trec: document {problem}; leave out --trec or rename it")
+
+
+def fitted(grid: Any, factory: Callable[..., Any], name: str, command: str) -> Any:
+    """``grid`` fitted to what the implementation declares, saying on one line what was
+    dropped (see :func:`ragward.evals.systems.fit_grid`)."""
+    from ragward.evals.systems import fit_grid
+
+    grid, dropped = fit_grid(grid, factory, name)
+    if dropped:
+        print(
+            f"ragward {command}: grid fitted to {name}: dropped {'; '.join(dropped)}",
+            file=sys.stderr,
+        )
+    return grid
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -154,13 +204,19 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: float) -> int:
-    from ragward.evals.report import build_results, table, trec_files, write_report
+    from ragward.evals.report import REPORT_MARKER, build_results, table, trec_files, write_report
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
+    from ragward.outputs import check_directory
 
     dataset, grid, factory, name = prepare(args, stack)
     split = args.split or grid.split
     check_split(dataset, split)
+    out = args.out if args.out is not None else Path("reports") / grid.name
+    check_directory(out, "--out", REPORT_MARKER)
+    if args.trec:
+        check_trec_ids(dataset, split)
+    grid = fitted(grid, factory, name, "eval")
     stream = _progress_stream(args)
     outcome = run_grid(
         dataset,
@@ -181,7 +237,6 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
         scores=scores,
         gold=gold,
     )
-    out = args.out if args.out is not None else Path("reports") / grid.name
     extra = trec_files(dataset, split, outcome) if args.trec else None
     written = write_report(out, results, extra)
     print(table(results))

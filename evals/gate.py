@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError
+from ragward.evals.jsonl import read_text
 from ragward.evals.measures import measure_name
 
 __all__ = ["Finding", "GateResult", "add_gate_parser", "compare", "load_results", "run_gate"]
@@ -59,18 +60,27 @@ class GateResult:
 def load_results(path: Path, role: str) -> dict[str, Any]:
     """A ``results.json`` (or the report directory holding one), checked for shape."""
     file = path / "results.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError.at(file, None, None, f"{role} results not found") from None
-    except json.JSONDecodeError as error:
-        raise InputError.at(file, error.lineno, None, f"not valid JSON: {error.msg}") from None
+    data = _read_json(file, f"{role} results")
     if not isinstance(data, dict) or data.get("format") != "ragward-eval/1":
         raise InputError.at(file, None, "format", "not a ragward eval results file")
     for number, entry in enumerate(data.get("settings", [])):
         if not isinstance(entry, dict) or not isinstance(entry.get("per_query"), dict):
             raise InputError.at(file, None, f"settings[{number}].per_query", "missing")
     return data
+
+
+def _read_json(file: Path, what: str) -> Any:
+    """The JSON in ``file``, read as every ragward file is read (gzip, a byte-order mark,
+    strict UTF-8: :func:`~ragward.evals.jsonl.read_text`); any problem is one line."""
+    if not file.exists() and not file.parent.is_file():
+        raise InputError.at(file, None, None, f"{what} not found")
+    if file.is_dir():
+        raise InputError.at(file, None, None, f"is a directory, not the {what}")
+    text = read_text(file)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError.at(file, error.lineno, None, f"not valid JSON: {error.msg}") from None
 
 
 def compare(
@@ -160,12 +170,7 @@ def _align(
 def failed_invariants(path: Path) -> tuple[tuple[str, ...], int]:
     """The invariants a ``ragward conform --json`` report says failed, and how many
     verdicts it holds."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError.at(path, None, None, "conformance report not found") from None
-    except json.JSONDecodeError as error:
-        raise InputError.at(path, error.lineno, None, f"not valid JSON: {error.msg}") from None
+    data = _read_json(path, "conformance report")
     if not isinstance(data, dict) or not isinstance(data.get("invariants"), list):
         raise InputError.at(path, None, "invariants", "not a ragward conform --json report")
     failed = tuple(
@@ -232,8 +237,20 @@ def add_gate_parser(commands: Any) -> None:
         description="Compare an eval run with a baseline run (paired randomization test, "
         "Holm-adjusted); exit 1 on a significant regression, a leak or a failed invariant.",
     )
-    parser.add_argument("--baseline", required=True, type=Path, metavar="DIR|FILE")
-    parser.add_argument("--current", required=True, type=Path, metavar="DIR|FILE")
+    parser.add_argument(
+        "--baseline",
+        required=True,
+        type=Path,
+        metavar="DIR|FILE",
+        help="the baseline eval report (its directory or its results.json)",
+    )
+    parser.add_argument(
+        "--current",
+        required=True,
+        type=Path,
+        metavar="DIR|FILE",
+        help="the eval report to judge (its directory or its results.json)",
+    )
     parser.add_argument("--alpha", type=float, default=0.05, help="family-wise (default 0.05)")
     parser.add_argument(
         "--tolerance",
@@ -243,8 +260,16 @@ def add_gate_parser(commands: Any) -> None:
         help="drop allowed before a significant one counts (default 0); repeatable",
     )
     parser.add_argument("--trials", type=int, default=10_000, help="randomization trials")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--setting", action="append", default=[], metavar="ID")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the randomization test (default 0)"
+    )
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="compare only this setting (default: every setting in both runs); repeatable",
+    )
     parser.add_argument(
         "--conformance",
         type=Path,
@@ -261,15 +286,21 @@ def add_gate_parser(commands: Any) -> None:
 
 
 def run_gate(args: argparse.Namespace) -> int:
-    from ragward.evals.files import write_atomic
+    from ragward.outputs import check_file, write_atomic
 
     if not 0.0 < args.alpha < 1.0:
         raise InputError(f"--alpha must lie in (0, 1), got {args.alpha}")
     if args.trials < 1:
         raise InputError(f"--trials must be >= 1, got {args.trials}")
     tolerance, default_tolerance = _tolerance(args.tolerance)
+    target = args.summary
+    if target is None:
+        target = (args.current if args.current.is_dir() else args.current.parent) / "gate.md"
+    check_file(target, "--summary")
     baseline = load_results(args.baseline, "baseline")
     current = load_results(args.current, "current")
+    if isinstance(tolerance, dict):
+        _check_tolerated(tolerance, baseline)
     result = compare(
         baseline,
         current,
@@ -284,12 +315,24 @@ def run_gate(args: argparse.Namespace) -> int:
         failed, checked = failed_invariants(args.conformance)
         result = GateResult(result.findings, result.leaks, failed, result.unmatched, checked)
     text = summary(result, alpha=args.alpha, baseline=str(args.baseline), current=str(args.current))
-    target = args.summary
-    if target is None:
-        target = (args.current if args.current.is_dir() else args.current.parent) / "gate.md"
     write_atomic(target, text)
     print(text)
     return 0 if result.passed else 1
+
+
+def _check_tolerated(tolerance: Mapping[str, float], baseline: Mapping[str, Any]) -> None:
+    """Refuse a ``--tolerance`` for a measure the runs do not hold: a typo would otherwise
+    leave the measure it meant at a tolerance of 0, silently."""
+    compared: set[str] = set()
+    for entry in baseline.get("settings", []):
+        compared.update(entry["per_query"])
+        compared.update(f"grounding_accuracy@{t}" for t in entry.get("per_claim", {}))
+    for measure in tolerance:
+        if measure not in compared:
+            known = ", ".join(sorted(m for m in compared if not m.startswith("leakage")))
+            raise InputError(
+                f"--tolerance {measure}: not a measure of the runs (they have {known})"
+            )
 
 
 def _tolerance(items: Sequence[str]) -> tuple[dict[str, float] | float, float]:

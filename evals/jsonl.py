@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from ragward.errors import InputError
 
-__all__ = ["Record", "describe", "read_jsonl", "read_lines"]
+__all__ = ["Record", "describe", "read_jsonl", "read_lines", "read_text"]
 
 
 def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
@@ -42,6 +42,26 @@ def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     except (OSError, EOFError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise InputError.at(shown, None, None, f"cannot read the file: {reason}") from None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The whole text of ``path`` under the policy above (gzip, a byte-order mark, strict
+    UTF-8), for readers that split lines themselves (TREC files, which ``ragward metrics``
+    reads); an undecodable byte is reported with its line."""
+    shown = str(path)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+        if os.fspath(path).endswith(".gz"):
+            data = gzip.decompress(data)
+    except (OSError, EOFError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise InputError.at(shown, None, None, f"cannot read ({reason})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError.at(shown, line, None, "not UTF-8 text") from None
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> Generator[Record, None, None]:

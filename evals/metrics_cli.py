@@ -31,9 +31,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ragward.errors import InputError, InvalidArgument, RagwardError
+from ragward.errors import InputError, InvalidArgument
 from ragward.evals.measures import evaluate_run, parse_measures
 from ragward.evals.trec import rank_run, read_qrels, read_run
+from ragward.exits import run_guarded
 
 __all__ = ["DEFAULT_MEASURES", "add_metrics_parser", "main", "metrics_lines", "run_metrics"]
 
@@ -112,6 +113,8 @@ def metrics_lines(
         parse_measures(n for n in names if n not in _SUMMARY_ONLY), key=lambda m: m.order()
     )
     qrels = read_qrels(qrels_path)
+    if not qrels:
+        raise InputError(f"{qrels_path}: no judgements: nothing to score against")
     run = read_run(run_path)
     scores = evaluate_run(measures, qrels, rank_run(run.scores), complete=complete)
     if scores.num_q == 0:
@@ -137,7 +140,8 @@ def metrics_lines(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``ragward metrics`` on ``argv``; a user error prints one line and returns 2."""
+    """Run ``ragward metrics`` on ``argv``; exit codes as :mod:`ragward.exits` says (a
+    user error prints one line and returns 2)."""
     parser = argparse.ArgumentParser(
         prog="ragward metrics", description="Score a TREC run against qrels, as trec_eval."
     )
@@ -146,11 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, or a usage error argparse already reported
         return exit_.code if isinstance(exit_.code, int) else 2
-    try:
-        return run_metrics(args)
-    except RagwardError as error:
-        print(f"ragward metrics: error: {error}", file=sys.stderr)
-        return 2
+    return run_guarded("metrics", lambda: run_metrics(args))
 
 
 if __name__ == "__main__":

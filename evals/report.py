@@ -14,7 +14,6 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragward.evals.files import write_atomic
 from ragward.evals.grid import Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.plots import Series, line_chart
@@ -22,9 +21,11 @@ from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome
 from ragward.evals.scoring import SettingScores
 from ragward.evals.trec import qrels_text, run_text
+from ragward.outputs import replaced_directory, write_atomic
 
 __all__ = [
     "FORMAT",
+    "REPORT_MARKER",
     "build_results",
     "setting_data",
     "table",
@@ -33,6 +34,9 @@ __all__ = [
 ]
 
 FORMAT = "ragward-eval/1"
+
+#: The file that makes a directory an eval report, which a new report may replace.
+REPORT_MARKER = "results.json"
 
 
 def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
@@ -121,8 +125,13 @@ def write_report(
     out: Path, results: Mapping[str, Any], extra: Mapping[str, str] | None = None
 ) -> list[Path]:
     """Write ``results.json``, ``summary.md``, the plots and ``extra`` (relative name ->
-    text) into ``out``; their paths."""
-    out.mkdir(parents=True, exist_ok=True)
+    text) as the report directory ``out``; their paths.
+
+    The report replaces ``out`` whole (see :func:`ragward.outputs.replaced_directory`):
+    an interrupted write leaves the previous report intact, and no file of an earlier
+    report (a plot, a TREC run of a setting no longer in the grid) stays beside the new
+    one. A non-empty ``out`` without a ``results.json`` is refused, not replaced.
+    """
     plots = _plots(results)
     files = {
         "results.json": json.dumps(results, indent=1, ensure_ascii=False) + "\n",
@@ -130,11 +139,10 @@ def write_report(
     }
     files.update(plots)
     files.update(extra or {})
-    written = []
-    for name, text in files.items():
-        write_atomic(out / name, text)
-        written.append(out / name)
-    return written
+    with replaced_directory(out, marker=REPORT_MARKER) as staging:
+        for name, text in files.items():
+            write_atomic(staging / name, text)
+    return [out / name for name in files]
 
 
 def trec_files(dataset: Dataset, split: str, outcome: GridOutcome) -> dict[str, str]:

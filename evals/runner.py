@@ -18,13 +18,13 @@ from typing import Any, TextIO, cast
 
 from ragward.conformance.contract import GroundingSystem, RetrievalSystem
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
-from ragward.errors import RagwardError
+from ragward.errors import AdapterError, RagwardError
 from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
 from ragward.evals.staged import StagedSystem, is_staged
-from ragward.evals.systems import SystemBuilder
+from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
@@ -122,7 +122,7 @@ def run_grid(
                 bar.advance()
         outcome.grounding = system.capabilities.grounding
         if outcome.grounding and claims:
-            _ground(system, grid, settings, claims, claim_keys, outcome, current)
+            _ground(system, grid, settings, claims, claim_keys, outcome, current, name)
     outcome.work = work
     return outcome
 
@@ -167,18 +167,23 @@ def _ingest_all(
             accepted = bulk.ingest_many(batch)
         except Exception as error:  # the implementation failed on valid data
             first = batch[0]
-            raise RagwardError(
+            raise AdapterError(
                 f"{name} failed to ingest a batch of {len(batch)} documents from "
                 f"{first.tenant}/{first.doc_id} v{first.version}: {error}"
             ) from None
         if not isinstance(accepted, tuple | list) or len(accepted) != len(batch):
-            raise RagwardError(
+            raise AdapterError(
                 f"{name}.ingest_many returned {accepted!r} for {len(batch)} documents; "
                 "expected one bool per document"
             )
         for doc, ok in zip(batch, accepted, strict=True):
-            if ok is not True:
-                raise RagwardError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+            if not isinstance(ok, bool):
+                raise AdapterError(
+                    f"{name}.ingest_many returned {a_type(ok)} for "
+                    f"{doc.tenant}/{doc.doc_id} v{doc.version}, not a bool"
+                )
+            if not ok:
+                raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
         work["ingests"] += len(batch)
         bar.advance(len(batch))
 
@@ -187,11 +192,16 @@ def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
     try:
         accepted = system.ingest(doc)
     except Exception as error:  # the implementation failed on valid data: say which record
-        raise RagwardError(
+        raise AdapterError(
             f"{name} failed to ingest {doc.tenant}/{doc.doc_id} v{doc.version}: {error}"
         ) from None
+    if not isinstance(accepted, bool):
+        raise AdapterError(
+            f"{name}.ingest({doc.tenant}/{doc.doc_id} v{doc.version}) returned "
+            f"{a_type(accepted)}, not a bool"
+        )
     if not accepted:
-        raise RagwardError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+        raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
 
 
 def _policy(
@@ -240,8 +250,23 @@ def _answer_all(
                 )
                 work["retrieves"] += 1
     except Exception as error:
-        raise RagwardError(f"{name} failed to answer {question.text!r}: {error}") from None
+        raise AdapterError(f"{name} failed to answer {question.text!r}: {error}") from None
+    verb = "finish" if staged else "retrieve"
+    for result in results.values():
+        _check_result(result, f"{name}.{verb}({question.text!r})")
     return results
+
+
+def _check_result(result: object, call: str) -> None:
+    """Refuse an answer that is not a Result of Hits: reading it would crash later with
+    an error naming no implementation and no call."""
+    if not isinstance(result, Result):
+        raise AdapterError(f"{call} returned {a_type(result)}, not ragward.conformance.Result")
+    if not isinstance(result.hits, tuple | list):
+        raise AdapterError(f"{call} returned hits as a {type(result.hits).__name__}")
+    wrong = [hit for hit in result.hits if not isinstance(hit, Hit)]
+    if wrong:
+        raise AdapterError(f"{call} returned a hit that is {a_type(wrong[0])}, not a Hit")
 
 
 def _check_staged(
@@ -288,6 +313,7 @@ def _ground(
     claim_keys: Mapping[str, str],
     outcome: GridOutcome,
     current: Mapping[tuple[str, str], Doc],
+    name: str = "implementation",
 ) -> None:
     ground = cast(GroundingSystem, system).ground  # declared by capabilities.grounding
     # Settings that return the same top hits get the same verdict: ask once per distinct
@@ -302,16 +328,33 @@ def _ground(
                 hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
                 key = (claim.claim_id, tuple(h.chunk_id for h in hits), threshold)
                 if key not in memo:
-                    (support,) = ground((claim.text,), hits, threshold)
-                    memo[key] = bool(support.supported)
+                    memo[key] = _supported(ground, claim.text, hits, threshold, name)
                 verdicts[claim.claim_id] = memo[key]
     if outcome.gold:
         return
     for threshold in grid.min_overlaps:
         verdicts = outcome.gold.setdefault(threshold, {})
         for claim in claims:
-            (support,) = ground((claim.text,), gold_context(claim, current), threshold)
-            verdicts[claim.claim_id] = bool(support.supported)
+            context = gold_context(claim, current)
+            verdicts[claim.claim_id] = _supported(ground, claim.text, context, threshold, name)
+
+
+def _supported(
+    ground: Callable[..., Any], claim: str, hits: tuple[Hit, ...], threshold: float, name: str
+) -> bool:
+    """Whether the implementation's ``ground`` supports ``claim`` from ``hits``; a crash
+    or an answer of the wrong shape is the implementation's mistake, said as one line."""
+    call = f"{name}.ground(({claim!r},), ..., {threshold:g})"
+    try:
+        answer = ground((claim,), hits, threshold)
+    except Exception as error:
+        raise AdapterError(f"{call} raised {type(error).__name__}: {error}") from None
+    if not isinstance(answer, tuple | list) or len(answer) != 1:
+        raise AdapterError(f"{call} returned {type(answer).__name__}, not one Support per claim")
+    supported = getattr(answer[0], "supported", None)
+    if not isinstance(supported, bool):
+        raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
+    return supported
 
 
 def gold_context(claim: Claim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:

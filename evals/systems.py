@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from ragward.conformance.contract import RetrievalSystem
-from ragward.errors import InputError, RagwardError
-from ragward.evals.grid import Grid, IndexSetting
+from ragward.conformance.contract import Capabilities, RetrievalSystem
+from ragward.errors import AdapterError, InputError, RagwardError
+from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting
 
-__all__ = ["INDEX_KEYWORDS", "SystemBuilder", "takes_index_settings", "takes_keywords"]
+__all__ = [
+    "INDEX_KEYWORDS",
+    "SystemBuilder",
+    "a_type",
+    "fit_grid",
+    "one_line",
+    "takes_index_settings",
+    "takes_keywords",
+]
 
 INDEX_KEYWORDS = ("max_tokens", "overlap_tokens", "embedder")
 
@@ -87,13 +96,28 @@ class SystemBuilder:
             )
         if reranker is not None:
             keywords["reranker"] = reranker
+        call = f"{self.name}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"
         try:
             system = self.factory(**keywords)
         except RagwardError as error:
             what = index.label if reranker is None else f"{index.label} with reranker {reranker}"
             raise InputError(f"{self.name} refused index setting {what}: {error}") from None
+        except Exception as error:  # the factory itself is broken: say which call
+            raise AdapterError(f"{call} raised {one_line(error)}") from None
         if not isinstance(system, RetrievalSystem):
-            raise InputError(f"{self.name} did not return a RetrievalSystem")
+            raise AdapterError(
+                f"{call} returned {a_type(system)}, not a RetrievalSystem "
+                "(it needs capabilities, ingest, delete and retrieve)"
+            )
+        try:
+            capabilities = system.capabilities
+        except Exception as error:
+            raise AdapterError(f"{call}.capabilities raised {one_line(error)}") from None
+        if not isinstance(capabilities, Capabilities):
+            raise AdapterError(
+                f"{call}.capabilities is {a_type(capabilities)}, "
+                "not ragward.conformance.Capabilities"
+            )
         return system
 
     def check(self, system: RetrievalSystem, grid: Grid) -> None:
@@ -115,3 +139,56 @@ class SystemBuilder:
                 f"{self.name} does not declare policy_knobs; give retrieval.rrf_k and "
                 "retrieval.candidate_limit one value each"
             )
+
+
+def a_type(value: object) -> str:
+    """``a str``, ``an int``: the type of ``value`` for a message."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def one_line(error: BaseException) -> str:
+    """``Type: first line of the message``, for errors an implementation raised."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def fit_grid(grid: Grid, factory: Callable[..., Any], name: str) -> tuple[Grid, list[str]]:
+    """``grid`` without what ``factory``'s systems do not declare, and what was dropped.
+
+    A grid sweeping a knob the implementation ignores would repeat one setting under
+    several names; rather than refuse it one knob at a time, the harness keeps the part
+    of the grid the implementation can answer and says what it dropped. One system is
+    built to read its capabilities. Nothing of the grid left to run is an error.
+    """
+    dropped: list[str] = []
+    if len(grid.indexes) > 1 and not takes_index_settings(factory):
+        rest = ", ".join(index.label for index in grid.indexes[1:])
+        dropped.append(f"index settings {rest} (it takes no {', '.join(INDEX_KEYWORDS)})")
+        grid = replace(grid, indexes=grid.indexes[:1])
+    if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
+        kept = tuple(r for r in grid.reranks if r in (NO_RERANK, OWN_RERANKER)) or (NO_RERANK,)
+        dropped.append(f"rerank {', '.join(grid.named_rerankers())} (it takes no reranker)")
+        grid = replace(grid, reranks=kept)
+    declared = SystemBuilder(factory, name, grid).build(grid.indexes[0]).capabilities
+    modes = tuple(mode for mode in grid.modes if declared.has(mode))
+    if not modes:
+        raise InputError(
+            f"{name} declares none of the grid's modes ({', '.join(grid.modes)}; it has "
+            f"{', '.join(declared.modes)}); set the grid's retrieval.mode accordingly"
+        )
+    if modes != grid.modes:
+        missing = [mode for mode in grid.modes if mode not in modes]
+        dropped.append(f"mode {', '.join(missing)} (not declared)")
+        grid = replace(grid, modes=modes)
+    if len(grid.reranks) > 1 and not declared.rerank_toggle:
+        dropped.append(f"rerank {', '.join(grid.reranks[1:])} (no rerank_toggle)")
+        grid = replace(grid, reranks=grid.reranks[:1])
+    if not declared.policy_knobs:
+        for knob in ("rrf_ks", "candidate_limits"):
+            values = getattr(grid, knob)
+            if len(values) > 1:
+                shown = ", ".join(f"{value:g}" for value in values[1:])
+                dropped.append(f"{knob[:-1]} {shown} (no policy_knobs)")
+                grid = replace(grid, **{knob: values[:1]})
+    return grid, dropped

@@ -8,6 +8,8 @@ and ``get_trec_results.c``):
 * run: ``qid Q0 docno rank score tag``, six columns; ``Q0`` and ``rank`` are ignored (the
   order comes from the scores, see :func:`rank_run`) and the run's tag is the last line's.
 
+Files are read as the dataset loader reads its files (:func:`ragward.evals.jsonl.read_text`:
+a ``.gz`` file through gzip, strict UTF-8, a byte-order mark skipped, CRLF or LF).
 Fields are separated by ASCII whitespace, as C's ``isspace`` splits them; lines starting
 with ``#`` and blank lines are skipped. Where ``trec_eval`` is lenient this reader fails
 instead, with file, line and field: a run line with extra columns (``trec_eval`` ignores
@@ -24,9 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragward.errors import InputError, InvalidArgument
+from ragward.evals.jsonl import read_text
 
 __all__ = [
     "TrecRun",
+    "field_problem",
     "qrels_text",
     "rank_run",
     "read_qrels",
@@ -155,15 +159,8 @@ def write_scored_run(
 
 
 def _records(path: str | Path, columns: Sequence[str]) -> list[tuple[int, list[bytes]]]:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError.at(path, None, None, f"cannot read ({error.strerror})") from error
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise InputError.at(path, line, None, "not UTF-8 text") from error
+    # One reader for every command: gzip, a byte-order mark and CRLF as the dataset loader.
+    data = read_text(path).encode("utf-8")
     records: list[tuple[int, list[bytes]]] = []
     for number, raw in enumerate(data.split(b"\n"), 1):
         fields = raw.split()  # bytes split on ASCII whitespace only, like C's isspace
@@ -187,10 +184,19 @@ def _score_then_id(item: tuple[str, float]) -> tuple[float, str]:
     return item[1], item[0]
 
 
-def _id(value: str) -> str:
+def field_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a field of a TREC file (None when it can): a reader splits
+    on whitespace and skips lines starting with ``#``."""
     if not value or value.startswith("#") or any(c.isspace() for c in value):
-        raise InvalidArgument(
+        return (
             f"{value!r} cannot be a TREC field: it must be non-empty, contain no whitespace "
             "and not start with '#'"
         )
+    return None
+
+
+def _id(value: str) -> str:
+    problem = field_problem(value)
+    if problem is not None:
+        raise InvalidArgument(problem)
     return value

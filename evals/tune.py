@@ -27,6 +27,7 @@ from ragward.evals.measures import measure_name
 __all__ = ["add_tune_parser", "choose", "run_tune"]
 
 _GROUNDING_OBJECTIVES = ("accuracy", "f1", "precision", "recall")
+_MARKER = "tune.json"  # what makes a directory a tune report, which a new one replaces
 
 
 def add_tune_parser(commands: Any) -> None:
@@ -39,10 +40,22 @@ def add_tune_parser(commands: Any) -> None:
         "choices on --report-split.",
     )
     add_dataset_options(parser)
-    parser.add_argument("--tune-split", default="train", metavar="SPLIT")
-    parser.add_argument("--report-split", default="test", metavar="SPLIT")
     parser.add_argument(
-        "--objective", help="ranking measure to maximise (default: the grid's first measure)"
+        "--tune-split",
+        default="train",
+        metavar="SPLIT",
+        help="split the choices are made on (default train)",
+    )
+    parser.add_argument(
+        "--report-split",
+        default="test",
+        metavar="SPLIT",
+        help="split the choices are reported on (default test)",
+    )
+    parser.add_argument(
+        "--objective",
+        metavar="MEASURE",
+        help="ranking measure to maximise (default: the grid's first measure)",
     )
     parser.add_argument(
         "--grounding-objective",
@@ -52,7 +65,10 @@ def add_tune_parser(commands: Any) -> None:
         "fabrication waved through)",
     )
     parser.add_argument(
-        "--out", type=Path, metavar="DIR", help="report directory (default: reports/<name>-tune)"
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="report directory, replaced whole (default: reports/<dataset name>-tune)",
     )
     parser.set_defaults(run=run_tune)
 
@@ -78,10 +94,10 @@ def run_tune(args: argparse.Namespace) -> int:
 def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     from tabulate import tabulate
 
-    from ragward.evals.eval_command import _progress_stream, check_split, prepare
-    from ragward.evals.files import write_atomic
+    from ragward.evals.eval_command import _progress_stream, check_split, fitted, prepare
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
+    from ragward.outputs import check_directory, replaced_directory, write_atomic
 
     dataset, grid, factory, name = prepare(args, stack)
     if args.tune_split == args.report_split:
@@ -93,6 +109,9 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         raise InputError(
             f"--objective {objective!r} is not a measure of the grid ({', '.join(grid.measures)})"
         )
+    out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
+    check_directory(out, "--out", _MARKER)
+    grid = fitted(grid, factory, name, "tune")
     outcome = run_grid(
         dataset,
         grid,
@@ -177,13 +196,14 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             for r in detail
         ],
     }
-    out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
-    write_atomic(out / "tune.json", json.dumps(data, indent=1) + "\n")
-    write_atomic(
-        out / "tune.md",
-        f"# Tuning: {grid.name}\n\nChosen on `{args.tune_split}` by `{objective}` (retrieval) "
-        f"and `{grounding}` (grounding), reported on `{args.report_split}`.\n\n{text}\n",
-    )
+    with replaced_directory(out, marker=_MARKER) as staging:  # the whole report, or none
+        write_atomic(staging / "tune.json", json.dumps(data, indent=1) + "\n")
+        write_atomic(
+            staging / "tune.md",
+            f"# Tuning: {grid.name}\n\nChosen on `{args.tune_split}` by `{objective}` "
+            f"(retrieval) and `{grounding}` (grounding), reported on `{args.report_split}`."
+            f"\n\n{text}\n",
+        )
     print(text)
     print(f"\nwrote {out / 'tune.json'}, {out / 'tune.md'}")
     return 0

@@ -220,20 +220,47 @@ def test_any_adapter_can_be_evaluated_within_what_it_declares(
     assert results["index_settings_passed"] is False
     assert "Grounding: n/a" in (out / "summary.md").read_text()
     capsys.readouterr()
-    # the default grid asks for modes and knobs the toy does not declare
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "takes no index settings" in err
+    # the default grid asks for modes and knobs the toy does not declare: it is fitted to
+    # the toy, and one line says what was dropped
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    fitted = [line for line in err if "grid fitted" in line]
+    assert len(fitted) == 1
+    assert fitted[0].startswith(f"ragward eval: grid fitted to {toy}: dropped index settings ")
+    assert "rerank lexical-overlap (it takes no reranker)" in fitted[0]
+    assert "mode hybrid, dense (not declared)" in fitted[0]
+    results = json.loads((out / "results.json").read_text())
+    assert results["grid"]["retrieval"]["mode"] == ["lexical"]
+    assert len(results["settings"]) == 1
 
 
-def test_a_grid_asking_an_undeclared_mode_is_refused(
+def test_a_grid_asking_an_undeclared_mode_is_fitted_to_the_adapter(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = write_dataset(tmp_path / "data")
     grid = _grid(tmp_path, TOY_GRID.replace('["lexical"]', '["lexical", "dense"]'))
     toy = "ragward.conformance.examples.toy:factory"
-    assert main(["eval", "--dataset", str(data), "--impl", toy, "--grid", str(grid)]) == 2
-    assert "does not declare mode 'dense'" in capsys.readouterr().err
+    out = tmp_path / "out"
+    argv = ["eval", "--dataset", str(data), "--impl", toy, "--grid", str(grid), "--out", str(out)]
+    assert main(argv) == 0
+    assert "dropped mode dense (not declared)" in capsys.readouterr().err
+    modes = {s["mode"] for s in json.loads((out / "results.json").read_text())["settings"]}
+    assert modes == {"lexical"}
+
+
+def test_a_grid_left_with_no_declared_mode_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    grid = _grid(tmp_path, TOY_GRID.replace('["lexical"]', '["dense"]'))
+    toy = "ragward.conformance.examples.toy:factory"
+    out = tmp_path / "out"
+    argv = ["eval", "--dataset", str(data), "--impl", toy, "--grid", str(grid), "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "declares none of the grid's modes (dense; it has lexical)" in err
+    assert not out.exists()
 
 
 ONE_INDEX = """

@@ -1,0 +1,77 @@
+"""Exit codes of every ``ragward`` command, and the one place that turns outcomes into them.
+
+=====  =============================================================================
+code   meaning
+=====  =============================================================================
+0      success: the report is written, the implementation conforms, no regression
+1      a verdict: does not conform, a regression, a leak, a stored case still fails
+2      bad input or usage: a bad option, path or file, an adapter that breaks the
+       contract; one line on stderr naming what is wrong and where
+3      an internal or environment failure (an unexpected exception): one line naming
+       it; the traceback only with ``RAGWARD_DEBUG=1``
+130    interrupted (Ctrl-C): one line, nothing half-written
+=====  =============================================================================
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+
+from ragward.errors import RagwardError
+
+__all__ = [
+    "BAD_INPUT",
+    "DEBUG_ENV",
+    "INTERNAL",
+    "INTERRUPTED",
+    "SUCCESS",
+    "VERDICT",
+    "run_guarded",
+]
+
+SUCCESS = 0
+VERDICT = 1
+BAD_INPUT = 2
+INTERNAL = 3
+INTERRUPTED = 130
+
+#: Set to 1 to see the traceback of an internal error.
+DEBUG_ENV = "RAGWARD_DEBUG"
+
+
+def run_guarded(command: str, work: Callable[[], int]) -> int:
+    """Run ``work`` (one command) and return its exit code; whatever it raises becomes
+    one line on stderr, prefixed ``ragward <command>:``, and the code of the table above."""
+    prefix = f"ragward {command}:"
+    try:
+        return work()
+    except RagwardError as error:
+        _say(f"{prefix} error: {_first_line(error)}")
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        _say(f"{prefix} interrupted")
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader went away (``| head``): not our failure
+        return SUCCESS
+    except Exception as error:
+        if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+            traceback.print_exc(file=sys.stderr)
+        _say(
+            f"{prefix} internal error: {type(error).__name__}: {_first_line(error)} "
+            f"(please report it; {DEBUG_ENV}=1 shows the traceback)"
+        )
+        return INTERNAL
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def _say(line: str) -> None:
+    """One line on stderr, starting a fresh line when a progress bar is on the terminal."""
+    start = "\r\033[K" if sys.stderr.isatty() else ""
+    print(start + line, file=sys.stderr, flush=True)

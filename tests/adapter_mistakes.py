@@ -1,0 +1,70 @@
+"""Adapters that break the contract in one way each, for ``ragward eval`` and ``conform``.
+
+Each factory takes the index keywords (so a one-index grid is not fitted) and wraps the
+reference, breaking one call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragward.adapters import reference_factory
+from ragward.conformance.records import Asker, Doc, Policy
+
+
+class _Wrapped:
+    """The reference behind the four verbs of the contract (no staged verbs)."""
+
+    def __init__(self, **keywords: Any) -> None:
+        self.inner = reference_factory(**keywords)
+        self.capabilities: Any = self.inner.capabilities
+
+    def ingest(self, doc: Doc) -> Any:
+        return self.inner.ingest(doc)
+
+    def delete(self, tenant: str, doc_id: str) -> None:
+        self.inner.delete(tenant, doc_id)
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Any:
+        return self.inner.retrieve(query, asker, now_tick, policy)
+
+
+def raising(**keywords: Any) -> Any:
+    raise RuntimeError("no licence for this engine")
+
+
+def not_a_system(**keywords: Any) -> Any:
+    return 42
+
+
+def wrong_capabilities(**keywords: Any) -> Any:
+    system = _Wrapped(**keywords)
+    system.capabilities = {"modes": ["hybrid"]}
+    return system
+
+
+class _RetrieveList(_Wrapped):
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Any:
+        return list(self.inner.retrieve(query, asker, now_tick, policy).hits)
+
+
+def retrieve_list(**keywords: Any) -> Any:
+    return _RetrieveList(**keywords)
+
+
+class _IngestString(_Wrapped):
+    def ingest(self, doc: Doc) -> Any:
+        return "yes" if self.inner.ingest(doc) else "no"
+
+
+def ingest_string(**keywords: Any) -> Any:
+    return _IngestString(**keywords)
+
+
+class _IngestRaises(_Wrapped):
+    def ingest(self, doc: Doc) -> Any:
+        raise ConnectionError("engine went away")
+
+
+def ingest_raises(**keywords: Any) -> Any:
+    return _IngestRaises(**keywords)

@@ -1,0 +1,86 @@
+"""``ragward eval`` reports an adapter's mistakes as ``ragward conform`` does: one line
+naming the adapter and the call, exit 2, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.commands import TINY_GRID, first_invariant, one_error_line, run
+from tests.evals.dataset_files import write_dataset
+
+MODULE = "tests.adapter_mistakes"
+INDEX_CALL = "(max_tokens=16, overlap_tokens=2, embedder='hash-96')"
+
+
+def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    data = write_dataset(tmp_path / "data")
+    grid = tmp_path / "grid.toml"
+    grid.write_text(TINY_GRID, encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["eval", "--dataset", str(data), "--grid", str(grid), "--out", str(out), "--quiet"]
+    code, stdout, err = run([*argv, "--impl", f"{MODULE}:{factory}"], capsys)
+    assert stdout == ""
+    assert not out.exists()
+    return code, one_error_line(err, "eval")
+
+
+@pytest.mark.parametrize(
+    ("factory", "expected"),
+    [
+        pytest.param(
+            "raising",
+            f"{MODULE}:raising{INDEX_CALL} raised RuntimeError: no licence for this engine",
+            id="factory-raises",
+        ),
+        pytest.param(
+            "not_a_system",
+            f"{MODULE}:not_a_system{INDEX_CALL} returned an int, not a RetrievalSystem "
+            "(it needs capabilities, ingest, delete and retrieve)",
+            id="not-a-system",
+        ),
+        pytest.param(
+            "wrong_capabilities",
+            f"{MODULE}:wrong_capabilities{INDEX_CALL}.capabilities is a dict, "
+            "not ragward.conformance.Capabilities",
+            id="capabilities-of-the-wrong-type",
+        ),
+        pytest.param(
+            "retrieve_list",
+            f"{MODULE}:retrieve_list.retrieve('alpha?') returned a list, "
+            "not ragward.conformance.Result",
+            id="retrieve-returns-a-list",
+        ),
+        pytest.param(
+            "ingest_string",
+            f"{MODULE}:ingest_string.ingest(default/d1 v1) returned a str, not a bool",
+            id="ingest-returns-a-str",
+        ),
+        pytest.param(
+            "ingest_raises",
+            f"{MODULE}:ingest_raises failed to ingest default/d1 v1: engine went away",
+            id="ingest-raises",
+        ),
+    ],
+)
+def test_eval_names_the_adapter_and_the_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], factory: str, expected: str
+) -> None:
+    code, line = _eval(tmp_path, factory, capsys)
+    assert code == 2
+    assert line == f"ragward eval: error: {expected}"
+
+
+@pytest.mark.parametrize("factory", ["raising", "not_a_system", "wrong_capabilities"])
+def test_conform_gives_the_same_exit_code_for_a_broken_factory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], factory: str
+) -> None:
+    """A factory that cannot give a system is bad input to both commands (exit 2). A
+    system that answers wrongly is a verdict to ``conform`` (exit 1) and, having no
+    verdicts to give, bad input to ``eval`` (exit 2), as the test above shows."""
+    eval_code, _ = _eval(tmp_path, factory, capsys)
+    argv = ["conform", "--impl", f"{MODULE}:{factory}", "--select", first_invariant()]
+    code, _, err = run(argv, capsys)
+    assert (code, eval_code) == (2, 2)
+    assert f"{MODULE}:{factory}" in one_error_line(err, "conform")

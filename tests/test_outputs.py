@@ -1,0 +1,268 @@
+"""Output paths (``ragward.outputs``): refused before any work, written whole or not at all.
+
+Every command with an output option gets each kind of unwritable path, and must refuse it
+with one line and exit 2 before its work starts (the work is replaced by a function that
+fails the test). A report directory is swapped in whole; an interrupted write leaves the
+previous report as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from ragward.cli import main
+from ragward.errors import OutputError
+from ragward.outputs import check_directory, check_file, replaced_directory, write_atomic
+from tests.commands import (
+    WRITERS,
+    Command,
+    break_work,
+    by_name,
+    one_error_line,
+    run,
+    snapshot,
+    unwritable_directory,
+    write_inputs,
+)
+from tests.evals.dataset_files import write_dataset
+from tests.evals.test_eval_cli import SMALL_GRID
+
+
+def _bad_directories(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Name -> (a directory path that cannot be written, what the error says)."""
+    tmp_path.mkdir(exist_ok=True)
+    afile = tmp_path / "a-file"
+    afile.write_text("x", encoding="utf-8")
+    return {
+        "file": (afile, "is a file, not a directory"),
+        "under-file": (afile / "out", "which is a file"),
+        "unwritable": (unwritable_directory(tmp_path) / "ragward-out", "cannot write in"),
+    }
+
+
+def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Name -> (a file path that cannot be written, what the error says)."""
+    tmp_path.mkdir(exist_ok=True)
+    afile = tmp_path / "a-file"
+    afile.write_text("x", encoding="utf-8")
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    return {
+        "directory": (folder, "is a directory, not a file"),
+        "under-file": (afile / "out.json", "which is a file"),
+        "missing-folder": (tmp_path / "no-such" / "out.json", "does not exist"),
+        "unwritable": (unwritable_directory(tmp_path) / "out.json", "cannot write in"),
+    }
+
+
+CASES = [
+    pytest.param(command, case, id=f"{command.name}-{command.output}-{case}")
+    for command in WRITERS
+    for case in (
+        ("file", "under-file", "unwritable")
+        if command.kind == "dir"
+        else ("directory", "under-file", "missing-folder", "unwritable")
+    )
+]
+
+
+@pytest.mark.parametrize(("command", "case"), CASES)
+def test_an_unwritable_output_is_one_line_and_exit_2_before_any_work(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: Command,
+    case: str,
+) -> None:
+    inputs = write_inputs(tmp_path / "in")
+    bad = (_bad_directories if command.kind == "dir" else _bad_files)(tmp_path / "bad")
+    target, expected = bad[case]
+    break_work(monkeypatch, command, AssertionError("the work started"))
+    before = snapshot(tmp_path)
+    code, out, err = run(command.argv(inputs, target), capsys)
+    assert code == 2, err
+    line = one_error_line(err, command.name)
+    assert f"error: {command.output} {target}: " in line
+    assert expected in line
+    assert out == ""
+    assert snapshot(tmp_path) == before  # nothing written, not even a probe
+
+
+@pytest.mark.parametrize("name", ["eval", "tune"])
+def test_a_folder_of_other_files_is_not_replaced_by_a_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    command = by_name(name)
+    inputs = write_inputs(tmp_path / "in")
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep me", encoding="utf-8")
+    break_work(monkeypatch, command, AssertionError("the work started"))
+    code, _, err = run(command.argv(inputs, folder), capsys)
+    assert code == 2
+    line = one_error_line(err, name)
+    assert f"holds 'notes.txt' but no {command.marker}" in line
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def _eval_argv(data: Path, grid: Path, out: Path) -> list[str]:
+    return ["eval", "--dataset", str(data), "--grid", str(grid), "--out", str(out), "--quiet"]
+
+
+def test_a_new_report_leaves_no_file_of_an_earlier_larger_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    large = tmp_path / "large.toml"
+    large.write_text(SMALL_GRID, encoding="utf-8")
+    small = tmp_path / "small.toml"
+    small.write_text(SMALL_GRID.replace(", { max_tokens = 8, overlap_tokens = 0 }", ""), "utf-8")
+    out = tmp_path / "report"
+    assert main([*_eval_argv(data, large, out), "--trec"]) == 0
+    large_runs = {p.name for p in (out / "trec").iterdir()}
+    assert main(_eval_argv(data, small, out)) == 0
+    capsys.readouterr()
+    assert not (out / "trec").exists()  # the earlier report's TREC files went with it
+    settings = json.loads((out / "results.json").read_text(encoding="utf-8"))["settings"]
+    assert len(settings) < len(large_runs) - 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "data",
+        "large.toml",
+        "report",
+        "small.toml",
+    ]
+
+
+def test_an_interrupted_report_write_leaves_the_previous_report_intact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    grid = tmp_path / "grid.toml"
+    grid.write_text(SMALL_GRID, encoding="utf-8")
+    out = tmp_path / "report"
+    assert main(_eval_argv(data, grid, out)) == 0
+    before = snapshot(tmp_path)
+    written: list[Path] = []
+    real = write_atomic
+
+    def interrupted_after_two(path: str | os.PathLike[str], text: str) -> None:
+        if len(written) == 2:  # results.json and summary.md are in, the plots are not
+            raise KeyboardInterrupt
+        written.append(Path(path))
+        real(path, text)
+
+    monkeypatch.setattr("ragward.evals.report.write_atomic", interrupted_after_two)
+    capsys.readouterr()
+    code, _, err = run(_eval_argv(data, grid, out), capsys)
+    assert code == 130
+    assert one_error_line(err, "eval", "interrupted") == "ragward eval: interrupted"
+    assert written
+    assert all(p.parent != out for p in written)  # written beside, not into
+    assert snapshot(tmp_path) == before  # the old report, whole; no staging folder left
+
+
+def test_trec_ids_a_run_file_cannot_hold_are_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spaced = '{"_id": "q 1", "text": "alpha?"}'
+    data = write_dataset(
+        tmp_path / "data",
+        changes={"queries.jsonl": {1: spaced}, "qrels/test.tsv": {2: "q 1\td1\t1"}},
+    )
+    grid = tmp_path / "grid.toml"
+    grid.write_text(SMALL_GRID, encoding="utf-8")
+    break_work(monkeypatch, by_name("eval"), AssertionError("the run started"))
+    out = tmp_path / "out"
+    code, _, err = run([*_eval_argv(data, grid, out), "--trec"], capsys)
+    assert code == 2
+    line = one_error_line(err, "eval")
+    assert "--trec: query 'q 1' cannot be a TREC field" in line
+    assert not out.exists()
+
+
+def test_the_same_run_without_trec_accepts_such_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spaced = '{"_id": "q 1", "text": "alpha?"}'
+    data = write_dataset(
+        tmp_path / "data",
+        changes={"queries.jsonl": {1: spaced}, "qrels/test.tsv": {2: "q 1\td1\t1"}},
+    )
+    grid = tmp_path / "grid.toml"
+    grid.write_text(SMALL_GRID, encoding="utf-8")
+    assert main(_eval_argv(data, grid, tmp_path / "out")) == 0
+    capsys.readouterr()
+
+
+def test_tune_replaces_its_report_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = write_inputs(tmp_path / "in")
+    out = tmp_path / "tuned"
+    argv = by_name("tune").argv(inputs, out)
+    assert main(argv) == 0
+    (out / "tune.json.bak").write_text("an earlier file", encoding="utf-8")
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in out.iterdir()) == ["tune.json", "tune.md"]
+
+
+def test_an_interrupted_single_file_write_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "gate.md"
+    target.write_text("old", encoding="utf-8")
+
+    def interrupt(descriptor: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, "new and longer")
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["gate.md"]
+
+
+def test_an_interrupted_block_leaves_the_target_as_it_was(tmp_path: Path) -> None:
+    target = tmp_path / "report"
+    target.mkdir()
+    (target / "results.json").write_text("{}", encoding="utf-8")
+
+    def interrupted() -> None:
+        with replaced_directory(target, "results.json") as staging:
+            (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted()
+    assert snapshot(tmp_path) == {"report": None, "report/results.json": b"{}"}
+
+
+def test_checks_name_the_option_and_the_path(tmp_path: Path) -> None:
+    afile = tmp_path / "f"
+    afile.write_text("", encoding="utf-8")
+    with pytest.raises(OutputError, match=r"^--out .*/f/x: is under .*/f, which is a file$"):
+        check_directory(afile / "x", "--out")
+    with pytest.raises(OutputError, match=r"^--json .*: is a directory, not a file$"):
+        check_file(tmp_path, "--json")
+    check_directory(tmp_path / "new" / "deeper", "--out")  # creatable: fine
+    check_file(tmp_path / "new.json", "--json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+def test_a_link_to_a_report_is_replaced_by_the_new_report(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "results.json").write_text("{}", encoding="utf-8")
+    link = tmp_path / "report"
+    link.symlink_to(real, target_is_directory=True)
+    with replaced_directory(link, "results.json") as staging:
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert not link.is_symlink()
+    assert (link / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
+    assert (real / "results.json").read_text(encoding="utf-8") == "{}"  # the target untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "report"]
