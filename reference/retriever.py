@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -27,6 +29,32 @@ __all__ = ["MODES", "AuthorizedRetriever", "FirstStage", "RetrievalPolicy", "Ret
 
 #: Retrieval modes: both indexes fused, or one of them alone.
 MODES: tuple[str, ...] = ("hybrid", "lexical", "dense")
+
+#: Every live retriever (by id: a retriever compares by value and has no hash), so that
+#: a fork never copies one in the middle of a call.
+_RETRIEVERS: weakref.WeakValueDictionary[int, AuthorizedRetriever] = weakref.WeakValueDictionary()
+_HELD_AT_FORK: list[AuthorizedRetriever] = []
+
+
+def _before_fork() -> None:
+    # Wait for calls in flight: the child gets each index between two calls, never
+    # half-written, and no lock held by a thread it does not have.
+    _HELD_AT_FORK[:] = list(_RETRIEVERS.values())
+    for retriever in _HELD_AT_FORK:
+        retriever._lock.acquire()
+
+
+def _after_fork() -> None:
+    # In the parent and in the child alike, the forking thread holds these locks.
+    for retriever in reversed(_HELD_AT_FORK):
+        retriever._lock.release()
+    _HELD_AT_FORK.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(
+        before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork
+    )
 
 
 def _positive_int(owner: str, name: str, value: object) -> None:
@@ -162,6 +190,9 @@ class AuthorizedRetriever:
     grounding: GroundingChecker = field(default_factory=LexicalOverlapChecker)
     _namespaces: dict[str, Namespace] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _RETRIEVERS[id(self)] = self
 
     # -- writes -----------------------------------------------------------------------
 

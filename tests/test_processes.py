@@ -2,10 +2,9 @@
 
 A child forked from a process holding a reference retriever gets a copy: it can
 retrieve and ingest on it, and neither process sees the other's writes. A fork taken
-while another thread of the parent is inside a call (holding the retriever's lock) gives
-the child a lock nobody will release: its first call would hang. That is recorded as an
-expected failure below, and the README says to fork before any thread uses a retriever
-(or to build the retriever in the child).
+while another thread of the parent is inside a call waits for that call to end (the
+retriever registers ``os.register_at_fork`` hooks), so the child never inherits a lock
+held by a thread it does not have, nor an index written halfway.
 """
 
 from __future__ import annotations
@@ -71,35 +70,49 @@ def test_a_forked_child_retrieves_and_writes_its_own_copy() -> None:
     assert _ids(retriever, "PMT-8") == []  # the child's write stayed in the child
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a fork taken while another thread holds the retriever's lock leaves the child "
-    "a lock nobody releases (threading.RLock is not reset at fork); see the README",
-)
-def test_a_child_forked_while_another_thread_is_inside_a_call_can_retrieve() -> None:
+def test_a_fork_during_another_threads_call_waits_for_it_and_the_child_can_retrieve() -> None:
     retriever = _retriever()
     inside = threading.Event()
-    leave = threading.Event()
+    finished: list[float] = []
 
     def busy() -> None:  # stands for a long ingest on another thread
         with retriever._lock:
             inside.set()
-            leave.wait()
+            time.sleep(0.3)
+            finished.append(time.monotonic())
 
     thread = threading.Thread(target=busy, daemon=True)
     thread.start()
     inside.wait()
-    try:
 
-        def child() -> bool:
-            # a bounded wait for the lock the retriever's calls take: a hang otherwise
-            if not retriever._lock.acquire(timeout=0.5):
-                print("child: the retriever's lock is held by no thread", file=sys.stderr)
-                return False
-            retriever._lock.release()
-            return _ids(retriever, "PMT-7") == ["d1::1"]
+    def child() -> bool:
+        # a bounded wait for the lock the retriever's calls take: a hang otherwise
+        if not retriever._lock.acquire(timeout=0.5):
+            print("child: the retriever's lock is held by no thread", file=sys.stderr)
+            return False
+        retriever._lock.release()
+        return _ids(retriever, "PMT-7") == ["d1::1"]
 
-        assert _in_child(child) == 0
-    finally:
-        leave.set()
-        thread.join()
+    assert _in_child(child) == 0
+    thread.join()
+    assert finished, "the other thread's call ended"
+    assert _ids(retriever, "PMT-7") == ["d1::1"]  # the parent's lock was released too
+
+
+def test_a_child_forked_during_an_ingest_sees_it_whole_or_not_at_all() -> None:
+    retriever = _retriever()
+    text = " ".join(f"word{i} PMT-9" for i in range(3000))  # a long ingest
+
+    def writer() -> None:
+        retriever.ingest(Document("big", "acme", "Big", text))
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+
+    def child() -> bool:
+        # Its first and its last chunk: both in the index, or neither.
+        first, last = _ids(retriever, "word0"), _ids(retriever, "word2999")
+        return bool(first) == bool(last)
+
+    assert _in_child(child) == 0
+    thread.join()
