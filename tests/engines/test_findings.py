@@ -25,6 +25,11 @@ from ragward.engines.matrix import impl_of, label
 
 FINDINGS = Path(__file__).resolve().parents[2] / "reports" / "engines" / "findings"
 _columns = {label(c): c for c in configurations() if c.in_matrix}
+#: Cells whose engine answers differently from run to run: pinned for replay by hand, not
+#: replayed here (an outcome that may go either way proves nothing).
+_UNSTABLE: dict[str, dict[str, str]] = json.loads(
+    (Path(__file__).with_name("unstable_cells.json")).read_text(encoding="utf-8")
+)
 
 
 def _findings() -> list[tuple[str, str, Any]]:
@@ -33,6 +38,10 @@ def _findings() -> list[tuple[str, str, Any]]:
         data = json.loads(path.read_text(encoding="utf-8"))
         out += [(path.stem, v["id"], v["counterexample"]) for v in data["invariants"]]
     return out
+
+
+def _stable_findings() -> list[tuple[str, str, Any]]:
+    return [f for f in _findings() if f[1] not in _UNSTABLE.get(f[0], {})]
 
 
 def test_findings_are_pinned_for_the_engines_the_readme_names() -> None:
@@ -57,8 +66,8 @@ def test_findings_are_pinned_for_the_engines_the_readme_names() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("column", "invariant", "case"),
-    _findings(),
-    ids=[f"{c}-{i}" for c, i, _ in _findings()],
+    _stable_findings(),
+    ids=[f"{c}-{i}" for c, i, _ in _stable_findings()],
 )
 def test_each_finding_still_fails(
     column: str, invariant: str, case: Any, request: pytest.FixtureRequest
