@@ -180,8 +180,11 @@ def test_every_option_of_every_command_has_help() -> None:
 
 
 #: ``ragward eval`` in a child whose run says "started" on stderr, then works for a minute.
+#: SIGINT gets Python's usual handler first: a child of a pytest-xdist worker inherits
+#: SIGINT ignored, which a shell's child never does.
 _SLOW_EVAL = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import ragward.evals.runner as runner
 def slow_run_grid(*args, **kwargs):
     print("started", file=sys.stderr, flush=True)
