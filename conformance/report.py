@@ -59,6 +59,7 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
         "title": verdict.title,
         "verdict": verdict.status,
         "examples": verdict.examples,
+        "shrink_steps": verdict.shrink_steps,
         "reason": _clean(verdict.reason),
         "counterexample": verdict.counterexample,
         "replay": replay_command(verdict),
@@ -86,14 +87,15 @@ def render_table(report: Report) -> str:
             verdict.level,
             verdict.status,
             verdict.examples,
+            verdict.shrink_steps or "",
             _reason(verdict),
         )
         for verdict in report.verdicts
     ]
     table = tabulate(
         rows,
-        headers=("id", "level", "verdict", "examples", "reason"),
-        maxcolwidths=[None, None, None, None, 72],
+        headers=("id", "level", "verdict", "examples", "shrink steps", "reason"),
+        maxcolwidths=[None, None, None, None, None, 64],
         disable_numparse=True,
     )
     counts = report.counts()
@@ -141,7 +143,11 @@ def format_counterexample(verdict: Verdict) -> str:
     if verdict.counterexample is None:
         lines.append("  (no counterexample: it failed before any case was drawn)")
     else:
-        run = f" (shrunk; {verdict.examples} examples run)" if verdict.examples > 1 else ""
+        run = (
+            f" (found after {verdict.examples} examples, shrunk in {verdict.shrink_steps} steps)"
+            if verdict.shrink_steps
+            else f" (found after {verdict.examples} examples)"
+        )
         lines.append(f"  counterexample{run}:")
         lines.extend(_render(verdict.counterexample, indent=4))
     command = replay_command(verdict)

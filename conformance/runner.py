@@ -25,6 +25,7 @@ from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.processes import close_other_processes, other_process
 from ragward.conformance.records import from_data, to_data
+from ragward.conformance.view import fitted_case
 
 __all__ = [
     "PROFILES",
@@ -58,6 +59,8 @@ class Verdict:
     reason: str = ""
     counterexample: Any = None
     replay: str = ""
+    #: Cases hypothesis ran while shrinking a failure, after the ``examples``.
+    shrink_steps: int = 0
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,7 @@ def _run_invariant(
     reason = _missing(invariant, capabilities, factory)
     if reason:
         return Verdict(invariant.id, invariant.level, invariant.title, "n/a", 0, reason)
-    tried = 0
+    tried = shrinks = 0
     last_case: list[Any] = []
     failing: list[Any] = []  # the latest failing case and what it raised
     interrupted: list[BaseException] = []
@@ -188,10 +191,13 @@ def _run_invariant(
     @_settings(profile, shrink)
     @given(invariant.cases())
     def probe(case: Any) -> None:
-        nonlocal tried
+        nonlocal tried, shrinks
         if "failed" in clock and time.monotonic() - clock["failed"] > shrink_budget:
             raise _ShrinkBudgetSpent
-        tried += 1
+        if "failed" in clock:
+            shrinks += 1
+        else:
+            tried += 1
         last_case[:] = [case]
         try:
             invariant.check(factory, case)
@@ -215,21 +221,37 @@ def _run_invariant(
         case, failure = failing
         status, reason = _outcome(failure)
         spent = f" (shrinking stopped after its {shrink_budget:g} s budget)"
-        return _failure(invariant, status, reason + spent, [case], tried, replay_hint)
+        return _failure(
+            invariant, status, reason + spent, [case], (tried, shrinks), capabilities, replay_hint
+        )
     except Flaky:  # failed once, then passed on the same case: an unstable answer
         if not failing:
             raise
         case, failure = failing
         status, reason = _outcome(failure)
         again = " (flaky: the same case passed when run again)"
-        return _failure(invariant, status, reason + again, [case], tried, replay_hint)
+        return _failure(
+            invariant, status, reason + again, [case], (tried, shrinks), capabilities, replay_hint
+        )
     except Violation as violation:
-        return _failure(invariant, "fail", str(violation), last_case, tried, replay_hint)
+        return _failure(
+            invariant,
+            "fail",
+            str(violation),
+            last_case,
+            (tried, shrinks),
+            capabilities,
+            replay_hint,
+        )
     except CallTimeout as error:  # a hang: a verdict at once, no retries of the same wait
-        return _failure(invariant, "error", str(error), last_case, tried, replay_hint)
+        return _failure(
+            invariant, "error", str(error), last_case, (tried, shrinks), capabilities, replay_hint
+        )
     except Exception as error:  # the implementation crashed: report it, keep going
         status, reason = _outcome(error)
-        return _failure(invariant, status, reason, last_case, tried, replay_hint)
+        return _failure(
+            invariant, status, reason, last_case, (tried, shrinks), capabilities, replay_hint
+        )
     return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
 
 
@@ -289,18 +311,27 @@ def _outcome(error: BaseException) -> tuple[str, str]:
 
 
 def _failure(
-    invariant: Invariant, status: str, reason: str, case: list[Any], tried: int, hint: str
+    invariant: Invariant,
+    status: str,
+    reason: str,
+    case: list[Any],
+    counts: tuple[int, int],
+    capabilities: Capabilities,
+    hint: str,
 ) -> Verdict:
-    data = to_data(case[0]) if case else None
+    # The case as the adapter was sent it: its policies and documents fitted to the
+    # declared capabilities (fitting twice changes nothing, so it replays the same).
+    data = to_data(fitted_case(case[0], capabilities)) if case else None
     return Verdict(
         invariant.id,
         invariant.level,
         invariant.title,
         status,
-        tried,
+        counts[0],
         reason.splitlines()[0] if reason else status,
         data,
         hint.format(id=invariant.id) if hint else "",
+        counts[1],
     )
 
 

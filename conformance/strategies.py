@@ -281,6 +281,11 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     asker = draw(askers((tenant,)))
     policy = draw(policies())
     now = draw(st.integers(min_value=0, max_value=MAX_TICK + 20))
+    # Now and then the scene happens at the last tick, its contract often 0 ticks long:
+    # the freshness edge is then the largest tick a column holds.
+    last = draw(st.sampled_from((False, False, False, True)))
+    if last and policy.max_stale_ticks is not None and draw(st.booleans()):
+        policy = replace(policy, max_stale_ticks=0)
     if policy.max_stale_ticks is not None:
         edge = [t for t in (now - policy.max_stale_ticks + d for d in (-1, 0, 1)) if t >= 0]
         for i, doc in enumerate(corpus):
@@ -326,7 +331,22 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
                 corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), doc)
     about = seen if seen and draw(st.integers(min_value=0, max_value=4)) > 0 else corpus
     query = draw(queries([d.text for d in about]))
+    if last:
+        corpus, now = _at_the_last_tick(corpus, now)
     return Scene(tuple(corpus), asker, query, policy, now)
+
+
+#: The last tick an int64 column holds: ticks are 64-bit signed integers.
+LAST_TICK = 2**63 - 1
+
+
+def _at_the_last_tick(corpus: list[Doc], now: int) -> tuple[list[Doc], int]:
+    """The same scene moved in time so that ``now`` is :data:`LAST_TICK`: every
+    document keeps its age, and one from the future (it is fresh either way) is held at
+    the last tick. The freshness edge then lies on the largest tick a column holds."""
+    shift = LAST_TICK - now
+    moved = [replace(d, updated_tick=min(d.updated_tick + shift, LAST_TICK)) for d in corpus]
+    return moved, LAST_TICK
 
 
 def _in_view(doc: Doc, scene: Scene) -> bool:

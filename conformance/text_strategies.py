@@ -146,6 +146,27 @@ def texts(
     return "".join(parts)
 
 
+@st.composite
+def _layouts(draw: st.DrawFn) -> str:
+    """A document's text for the chunker, its edges on purpose: as drawn; tight (a word
+    at the very first and the very last character, text before the first heading);
+    or headings with no body, the last one unterminated, under any line ending."""
+    text = draw(texts(max_words=24, long_words=True, sections=4))
+    layout = draw(st.sampled_from(("drawn", "tight", "headings")))
+    if layout == "tight":
+        head = draw(_word()) + draw(st.sampled_from((" ", "\n", "\r\n", "\xa0")))
+        return (head + text).strip()
+    if layout == "headings":
+        names = draw(st.lists(st.sampled_from(SECTION_NAMES), min_size=1, max_size=3))
+        ends = st.sampled_from(("\n", "\r\n", "\n\n", "\n  \n"))
+        heads = [f"## {name}" + draw(ends) for name in names]
+        where = draw(st.integers(min_value=0, max_value=len(heads)))
+        if text and not text.endswith("\n") and where < len(heads):
+            text += "\n"  # a heading starts a line
+        return ("".join(heads[:where]) + text + "".join(heads[where:])).rstrip()
+    return text
+
+
 @dataclass(frozen=True)
 class ChunkCase:
     """One document cut with one chunk size."""
@@ -159,11 +180,7 @@ class ChunkCase:
 def chunk_cases(draw: st.DrawFn) -> ChunkCase:
     max_tokens = draw(st.one_of(st.integers(1, 6), st.integers(1, 24)))
     return ChunkCase(
-        Doc(
-            TENANT,
-            draw(st.sampled_from(DOC_IDS)),
-            draw(texts(max_words=24, long_words=True, sections=4)),
-        ),
+        Doc(TENANT, draw(st.sampled_from(DOC_IDS)), draw(_layouts())),
         max_tokens,
         # the overlap's edges on purpose: none, and one token short of the chunk size
         draw(st.one_of(st.sampled_from((0, max_tokens - 1)), st.integers(0, max_tokens - 1))),

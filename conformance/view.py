@@ -8,6 +8,7 @@ compared with what is live, and the fingerprints its text carries (see
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -26,6 +27,7 @@ __all__ = [
     "entitled",
     "fit_doc",
     "fit_policy",
+    "fitted_case",
     "flood_systems",
     "fresh",
     "in_view",
@@ -108,6 +110,27 @@ def bare_too(
 def fit_doc(doc: Doc, caps: Capabilities) -> Doc:
     """``doc`` without a barrier when the adapter declares no barriers."""
     return doc if caps.barriers else replace(doc, barrier=None)
+
+
+def fitted_case(case: object, caps: Capabilities) -> object:
+    """``case`` with every policy and document in it fitted to ``caps``: what the
+    adapter is actually sent, as a counterexample should show it."""
+    if isinstance(case, Policy):
+        return fit_policy(case, caps)
+    if isinstance(case, Doc):
+        return fit_doc(case, caps)
+    if isinstance(case, tuple):
+        return tuple(fitted_case(item, caps) for item in case)
+    if isinstance(case, list):
+        return [fitted_case(item, caps) for item in case]
+    if dataclasses.is_dataclass(case) and not isinstance(case, type):
+        changes = {
+            f.name: fitted_case(getattr(case, f.name), caps)
+            for f in dataclasses.fields(case)
+            if f.init
+        }
+        return dataclasses.replace(case, **changes)
+    return case
 
 
 def label(doc: Doc) -> str:

@@ -110,9 +110,11 @@ def chunk_document(
     """Cut ``document`` into chunks, sections first, size second.
 
     Guarantees: each chunk's text is ``document.text[start_char:end_char]``; every word of
-    every section lies in some chunk; a chunk exceeds ``max_tokens`` only when it is a
-    single longer word; consecutive chunks of a section overlap by at most
-    ``overlap_tokens`` and both their ends advance; no chunk crosses a section boundary.
+    every section lies in some chunk, and a section without a body is cut from its
+    heading's name, so no non-space character of the document is lost; a chunk exceeds
+    ``max_tokens`` only when it is a single longer word; consecutive chunks of a section
+    overlap by at most ``overlap_tokens`` and both their ends advance; no chunk crosses a
+    section boundary.
 
     >>> doc = Document("d1", "t", "T", "## Intro\\nHello   world.\\n\\n## End\\nBye")
     >>> [(c.chunk_id, c.section, c.text) for c in chunk_document(doc)]
@@ -121,8 +123,11 @@ def chunk_document(
     Chunking(max_tokens, overlap_tokens)
     text = document.text
     chunks: list[Chunk] = []
-    for section, heading, start, end in _sections(text):
+    for section, heading, start, end, named in _sections(text):
         words = [(m.start(), m.end()) for m in _WORD_RE.finditer(text, start, end)]
+        if not words:
+            # A section with no body is still content: its heading becomes its chunk.
+            words = [(m.start(), m.end()) for m in _WORD_RE.finditer(text, *named)]
         for first, last in _windows(text, words, max_tokens, overlap_tokens, token_counter):
             begin, finish = words[first][0], words[last][1]
             chunks.append(
@@ -145,17 +150,18 @@ def chunk_document(
     return chunks
 
 
-def _sections(text: str) -> list[tuple[str, str, int, int]]:
-    """``(name, heading, start, end)`` of each section's body; headings themselves are not
+def _sections(text: str) -> list[tuple[str, str, int, int, tuple[int, int]]]:
+    """``(name, heading, start, end, named)`` of each section: its body is
+    ``text[start:end]``, its heading's name ``text[named[0]:named[1]]``. Headings are not
     body. Text before the first heading is named :data:`BODY_SECTION` and has no heading."""
     headings = list(_HEADING_RE.finditer(text))
     if not headings:
-        return [(BODY_SECTION, "", 0, len(text))]
-    sections = [(BODY_SECTION, "", 0, headings[0].start())]
+        return [(BODY_SECTION, "", 0, len(text), (0, 0))]
+    sections = [(BODY_SECTION, "", 0, headings[0].start(), (0, 0))]
     for i, heading in enumerate(headings):
         end = headings[i + 1].start() if i + 1 < len(headings) else len(text)
         name = _one_line(heading.group(1))
-        sections.append((name, name, heading.end(), end))
+        sections.append((name, name, heading.end(), end, heading.span(1)))
     return sections
 
 

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
-from ragward.conformance.records import Hit
+from ragward.conformance.records import Hit, Policy
 from ragward.conformance.text_strategies import CorpusCase, corpus_cases, load, policy_for
+from ragward.conformance.view import fit_policy
 
 __all__ = ["FuseCase"]
 
@@ -267,3 +268,45 @@ def _above(hits: tuple[Hit, ...], floor: float) -> None:
             raise Violation(
                 f"hit {hit.chunk_id} scores {hit.score!r}, not above the floor {floor!r}"
             )
+
+
+#: A question without a single term: punctuation and blanks only.
+_TERMLESS = "?!"
+
+
+@invariant(
+    "FUS-007",
+    "fusion",
+    "nothing is reported degraded when nothing failed",
+    case_type=CorpusCase,
+    cases=lambda: corpus_cases(knobs=True),
+    requires=(),
+)
+def whole_answers(factory: Factory, case: CorpusCase) -> None:
+    """The kit injects no fault, so no answer names a stage in ``degraded`` that was
+    asked for: in every declared mode, with rerank on and off where it can be toggled,
+    for the case's question and for one without a single term (``"?!"``), neither
+    first stage is shed, and rerank is not shed while it is on. ``degraded`` is for a
+    stage that failed or was shed under load; a stage that fails on every call — an
+    embedder whose output the index rejects, a reranker that divides by the number of
+    query terms — hides behind it, and every invariant that excuses a degraded answer
+    would let it pass."""
+    system = factory()
+    load(system, case.docs)
+    caps = system.capabilities
+    toggles = (True, False) if caps.rerank_toggle else (None,)
+    for mode in caps.modes:
+        for rerank in toggles:
+            policy = replace(policy_for(case, caps.modes, rerank=bool(rerank)), mode=mode)
+            if rerank is None:
+                policy = replace(policy, rerank=Policy().rerank)
+            # rerank off, or not the adapter's to switch: reporting it skipped is fine
+            excused = set() if rerank else {"rerank"}
+            for query in (case.query, _TERMLESS):
+                result = system.retrieve(query, case.asker, 0, fit_policy(policy, caps))
+                shed = sorted(set(result.degraded) - excused)
+                if shed:
+                    raise Violation(
+                        f"{mode}, rerank {'on' if policy.rerank else 'off'}: {query!r} was "
+                        f"answered with {shed} degraded, though nothing failed"
+                    )

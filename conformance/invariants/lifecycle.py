@@ -114,7 +114,8 @@ def churn_leaves_no_trace(factory: Factory, case: Churn) -> None:
     """One document written first, then a small corpus, then the document's next thousand
     versions (past the point where an index compacts or merges its dead rows: the
     reference's at 1024, when live rows sit behind dead ones), then — where the
-    adapter deletes — one document deleted and another replaced: every answer, hits,
+    adapter deletes — one document deleted and another replaced, and a third, deleted
+    before the churn, written again in a newer version: every answer, hits,
     scores and counts, bare in each mode too, is exactly that of a fresh system holding
     only the live versions. Compaction that loses a barrier, a classification, a row's
     place or a delete shows here; so do statistics that keep the dead versions."""
@@ -126,13 +127,23 @@ def churn_leaves_no_trace(factory: Factory, case: Churn) -> None:
     for doc in (first, *live.values()):
         if system.ingest(doc) is not True:
             raise Violation(f"ingest of new document {label(doc)} was refused")
+    mine = [key for key in live if key[0] == case.asker.tenant]
+    # A document deleted before the churn: a compaction must forget its rows.
+    gone = live.pop(mine[2]) if caps.delete else None
+    if gone is not None:
+        system.delete(gone.tenant, gone.doc_id)
     for number in range(2, case.rewrites + 1):
         doc = fit_doc(case.version(number), caps)
         if system.ingest(doc) is not True:
             raise Violation(f"ingest of {label(doc)} over version {number - 1} was refused")
     live[(case.churned.tenant, case.churned.doc_id)] = fit_doc(case.churned, caps)
-    # Writes after the churn, on rows a compaction has moved.
-    mine = [key for key in live if key[0] == case.asker.tenant and key[1] != "churned"]
+    # Writes after the churn, on rows a compaction has moved; the deleted one comes back
+    # in a newer version, and none of its old chunks with it.
+    if gone is not None:
+        back = restamp(replace(gone, version=gone.version + 1, text=gone.text + " churn5 q3"))
+        if system.ingest(back) is not True:
+            raise Violation(f"ingest of {label(back)} after its delete was refused")
+        live[mine[2]] = back
     if caps.delete:
         system.delete(*mine[0])
         del live[mine[0]]

@@ -133,7 +133,8 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
     """Asked for the fingerprint of one document in the asker's eligible view — a word
     no other document holds — lexical retrieval (rerank off) returns a chunk of that
     document first; asked for the whole text of a document in the view, or for its
-    fingerprint alone, dense retrieval (limits of 60) returns it. And in lexical mode,
+    fingerprint alone (for a document without a title, whose words feature hashing could
+    cancel against it), dense retrieval (limits of 60) returns it. And in lexical mode,
     where the adapter declares counts and limits, the answer holds ``min(result_limit,
     candidate_limit, matching chunks in the view)`` hits: a cut that drops the last tier
     of tied chunks, or a side that finds nothing, shows here even where both answers of
@@ -178,9 +179,13 @@ def nothing_missing(factory: Factory, case: Scene) -> None:
             caps,
         )
         for doc in [d for d in view if fingerprints_in(d.text)][:2]:
-            # Its whole text, and its fingerprint alone (a one-word query).
+            # Its whole text (title included, as an index may embed it), and its
+            # fingerprint alone, a one-word query, where no title's words can outweigh it
+            # (feature hashing may cancel a title word against the fingerprint).
             (mark,) = sorted(fingerprints_in(doc.text))[:1]
-            for query, what in ((doc.text, "the whole text"), (mark, "the fingerprint")):
+            whole = f"{doc.title}\n{doc.text}" if doc.title else doc.text
+            asks = [(whole, "the whole text")] + ([] if doc.title else [(mark, "the fingerprint")])
+            for query, what in asks:
                 got = system.retrieve(query, asker, now, dense)
                 if "dense" in got.degraded:
                     continue

@@ -144,20 +144,33 @@ def _verbatim(spans: tuple[Span, ...], doc: Doc) -> None:
 @invariant(
     "PROV-003",
     "provenance",
-    "chunks are verbatim slices that cover every word",
+    "chunks are verbatim slices that lose no content",
     case_type=ChunkCase,
     cases=chunk_cases,
     requires=("chunking",),
 )
 def chunks_verbatim_and_covering(factory: Factory, case: ChunkCase) -> None:
-    """Each span the chunker cuts is the verbatim slice ``doc.text[start:end]``, and every
-    word (run of non-blanks) of every section body — everything but the ``## `` heading
-    lines — lies inside at least one span. A chunker that normalises whitespace, or loses
-    the last word of a section or document, fails here."""
+    """Each span the chunker cuts is the verbatim slice ``doc.text[start:end]``, and no
+    non-space character of the document is lost: every word (run of non-blanks) of every
+    section body lies inside at least one span, and so does every word of a ``## ``
+    heading's name unless its section has spans of its own (they carry the heading). A
+    chunker that normalises whitespace, loses the first or last word of a section or
+    document, or drops a section that is only a heading, fails here, whatever the line
+    endings and the layout."""
     spans, _ = _chunk(factory, case)
     _verbatim(spans, case.doc)
     text = case.doc.text
-    for _, body, end in _regions(text):
+    regions = _regions(text)
+    carried = {_region_of(s.start, regions) for s in spans if s.end > s.start}
+    for index, (start, body, end) in enumerate(regions):
+        # the heading's name (after its "##" marker) when no span of the section carries it
+        if body > start and index not in carried:
+            for word in _WORD.finditer(text, start + 2, body):
+                if not any(s.start <= word.start() and word.end() <= s.end for s in spans):
+                    raise Violation(
+                        f"heading word {word.group()!r} at {word.start()} lies in no chunk, "
+                        "and its section has none"
+                    )
         for word in _WORD.finditer(text, body, end):
             if not any(s.start <= word.start() and word.end() <= s.end for s in spans):
                 raise Violation(f"word {word.group()!r} at {word.start()} lies in no chunk")

@@ -71,27 +71,33 @@ _sizes = st.one_of(st.integers(1, 6), st.integers(1, 24)).flatmap(
 
 
 def _model_sections(text: str) -> list[tuple[str, int, int]]:
-    """``(raw name, body_start, body_end)`` of each section: a heading is a whole line
-    (lines end at ``\\n``) of ``##``, blanks or tabs, then a non-blank name; text before
-    the first heading is section ``body``."""
-    headings: list[tuple[str, int, int]] = []
+    """``(raw name, start, end)`` of each section: a heading is a whole line (lines end at
+    ``\\n``) of ``##``, blanks or tabs, then a non-blank name; text before the first heading
+    is section ``body``. A section's words are its body's, ``text[start:end]``; a section
+    with no body word is cut from its heading's name instead, and ``start:end`` is then
+    the name's place."""
+    headings: list[tuple[str, int, int, int]] = []
     offset = 0
     for line in text.split("\n"):
         match = _HEADING_LINE.fullmatch(line)
         if match:
-            headings.append((match.group(1).strip(), offset, offset + len(line)))
+            named = offset + match.start(1)
+            headings.append((match.group(1).strip(), offset, offset + len(line), named))
         offset += len(line) + 1
     if not headings:
         return [("body", 0, len(text))]
     sections = [("body", 0, headings[0][1])]
-    for i, (name, _, end) in enumerate(headings):
+    for i, (name, _, end, named) in enumerate(headings):
         stop = headings[i + 1][1] if i + 1 < len(headings) else len(text)
-        sections.append((name, end, stop))
+        if _WORD.search(text, end, stop):
+            sections.append((name, end, stop))
+        else:
+            sections.append((name, named, end))
     return sections
 
 
 def _section_of(chunk: Chunk, sections: list[tuple[str, int, int]]) -> int:
-    """Index of the section whose body contains the chunk; fails if none does."""
+    """Index of the section whose words contain the chunk; fails if none does."""
     homes = [
         i
         for i, (_, start, end) in enumerate(sections)

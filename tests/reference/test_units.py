@@ -392,7 +392,17 @@ def test_every_chunk_advances_past_its_predecessor() -> None:
 
 def test_blank_document_has_no_chunks() -> None:
     assert chunk_document(Document("e", "t", "T", " \n\t\r\n ")) == []
-    assert chunk_document(Document("e", "t", "T", "## Only a heading\n\n")) == []
+
+
+def test_a_section_without_a_body_is_cut_from_its_heading() -> None:
+    text = "lead\n## Only a heading\r\n\n## Next\nbody"
+    chunks = chunk_document(Document("e", "t", "T", text), max_tokens=96, overlap_tokens=0)
+    got = [(c.section, c.text, c.start_char) for c in chunks]
+    assert got == [
+        ("body", "lead", 0),
+        ("Only a heading", "Only a heading", 8),
+        ("Next", "body", 33),
+    ]
 
 
 # ======================================================================================
