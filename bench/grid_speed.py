@@ -30,6 +30,7 @@ from ragward.evals.datasets import load_dataset
 from ragward.evals.grid import Grid, default_grid, load_grid
 from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome, run_grid
+from ragward.outputs import write_atomic
 
 __all__ = ["main"]
 
@@ -152,8 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         + f"\n\nWork done with reuse: {json.dumps(work)}.\n"
     )
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "grid.md").write_text(text, encoding="utf-8")
-    (args.out / "grid.json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    write_atomic(args.out / "grid.md", text)
+    write_atomic(args.out / "grid.json", json.dumps(figures, indent=1) + "\n")
     print(text)
     return 0
 

@@ -27,6 +27,7 @@ from tabulate import tabulate
 
 from ragward.evals.measures import evaluate_run, parse_measures
 from ragward.evals.trec import rank_run
+from ragward.outputs import write_atomic
 
 __all__ = ["main"]
 
@@ -137,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = measure(args.queries, args.docs, args.repeat)
     text = render(args.queries, args.docs, args.repeat, result)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "metrics.md").write_text(text, encoding="utf-8")
+    write_atomic(args.out / "metrics.md", text)
     sys.stdout.write(text)
     return 0
 

@@ -20,7 +20,10 @@ from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import CallTimeout
 from ragward.errors import RagwardError
 
-__all__ = ["FactoryError", "check_system", "load_factory"]
+__all__ = ["FactoryError", "a_type", "check_built", "check_system", "load_factory", "one_line"]
+
+#: The verbs every system has (the optional ones are declared in its capabilities).
+CONTRACT_VERBS = ("capabilities", "ingest", "delete", "retrieve")
 
 
 class FactoryError(RagwardError, ValueError):
@@ -49,9 +52,9 @@ def load_factory(spec: str) -> Factory:
             raise FactoryError(
                 f"module {module_name!r} not found (is it installed, or on PYTHONPATH?)"
             ) from None
-        raise FactoryError(f"importing {module_name!r} failed: {_line(error)}") from None
+        raise FactoryError(f"importing {module_name!r} failed: {one_line(error)}") from None
     except Exception as error:  # the user's module broke while importing: say how
-        raise FactoryError(f"importing {module_name!r} failed: {_line(error)}") from None
+        raise FactoryError(f"importing {module_name!r} failed: {one_line(error)}") from None
     target: Any = module
     for part in attribute.split("."):
         if not hasattr(target, part):
@@ -72,31 +75,42 @@ def check_system(factory: Factory, name: str) -> Capabilities:
     except CallTimeout as error:  # a factory that hangs: said, not waited for
         raise FactoryError(f"{name}(): {error}") from None
     except RagwardError as error:  # a deliberate error (a peer that will not start...)
-        raise FactoryError(f"{name}: {_line(error)}") from None
+        raise FactoryError(f"{name}: {one_line(error)}") from None
     except Exception as error:  # the factory itself is broken: nothing can be checked
-        raise FactoryError(f"{name}() raised {_line(error)}") from None
-    missing = [
-        verb
-        for verb in ("capabilities", "ingest", "delete", "retrieve")
-        if not hasattr(system, verb)
-    ]
+        raise FactoryError(f"{name}() raised {one_line(error)}") from None
+    return check_built(system, f"{name}()")
+
+
+def check_built(system: object, call: str) -> Capabilities:
+    """The capabilities of ``system``, which ``call`` returned, or a :class:`FactoryError`
+    naming the call and what of the contract is missing: one check for the kit and the
+    evals alike."""
+    missing = [verb for verb in CONTRACT_VERBS if not hasattr(system, verb)]
     if missing:
         raise FactoryError(
-            f"{name}() returned a {type(system).__name__}, which lacks "
-            f"{', '.join(missing)} of the RetrievalSystem contract"
+            f"{call} returned {a_type(system)}, not a RetrievalSystem (it lacks "
+            f"{', '.join(missing)})"
         )
     try:
-        capabilities = system.capabilities
+        capabilities = system.capabilities  # type: ignore[attr-defined]
     except CallTimeout as error:
-        raise FactoryError(f"{name}(): {error}") from None
+        raise FactoryError(f"{call}: {error}") from None
+    except Exception as error:
+        raise FactoryError(f"{call}.capabilities raised {one_line(error)}") from None
     if not isinstance(capabilities, Capabilities):
         raise FactoryError(
-            f"{name}().capabilities is a {type(capabilities).__name__}, "
-            "not ragward.conformance.Capabilities"
+            f"{call}.capabilities is {a_type(capabilities)}, not ragward.conformance.Capabilities"
         )
     return capabilities
 
 
-def _line(error: BaseException) -> str:
+def a_type(value: object) -> str:
+    """``a str``, ``an int``: the type of ``value`` for a message."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def one_line(error: BaseException) -> str:
+    """``Type: first line of the message``, for errors an implementation raised."""
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

@@ -143,17 +143,21 @@ def format_counterexample(verdict: Verdict) -> str:
     if verdict.counterexample is None:
         lines.append("  (no counterexample: it failed before any case was drawn)")
     else:
-        run = (
-            f" (found after {verdict.examples} examples, shrunk in {verdict.shrink_steps} steps)"
-            if verdict.shrink_steps
-            else f" (found after {verdict.examples} examples)"
+        found = f"found after {_count(verdict.examples, 'example')}"
+        steps = (
+            f", shrunk in {_count(verdict.shrink_steps, 'step')}" if verdict.shrink_steps else ""
         )
+        run = f" ({found}{steps})"
         lines.append(f"  counterexample{run}:")
         lines.extend(_render(verdict.counterexample, indent=4))
     command = replay_command(verdict)
     if command:
         lines.append(f"  replay: {command}")
     return "\n".join(lines)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _render(value: Any, indent: int) -> list[str]:

@@ -39,9 +39,13 @@ __all__ = [
 
 #: Seconds hypothesis may spend shrinking one invariant's failure, by default.
 DEFAULT_SHRINK_BUDGET = 60.0
-#: Seconds of shrinking per failing invariant, by profile (when none is given): a broken
-#: implementation is reported in about the time a correct one takes to pass.
+#: Seconds of shrinking per failing invariant, by profile, at most (when none is given):
+#: within that cap an invariant shrinks for no longer than its whole profile would have
+#: taken to pass at the pace it found the failure, so a broken implementation is reported
+#: in about the time a correct one takes (see :func:`_auto_budget`).
 SHRINK_BUDGETS: dict[str, float] = {"ci": 3.0, "thorough": DEFAULT_SHRINK_BUDGET}
+#: The least automatic shrinking budget, in seconds: a few shrink steps, whatever the pace.
+MIN_SHRINK_BUDGET = 0.25
 
 #: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
 PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
@@ -143,11 +147,7 @@ def run_invariant(
     ``call_timeout`` limits every call into the implementation, in seconds (see
     :mod:`ragward.conformance.guard`; None: no limit); a call over it is an ``error``.
     """
-    budget = (
-        SHRINK_BUDGETS.get(profile, DEFAULT_SHRINK_BUDGET)
-        if shrink_budget is None
-        else shrink_budget
-    )
+    budget = shrink_budget
     try:
         if call_timeout is None:
             return _run_invariant(invariant, factory, profile, replay_hint, shrink, budget)
@@ -166,7 +166,7 @@ def _run_invariant(
     profile: str,
     replay_hint: str,
     shrink: bool,
-    shrink_budget: float,
+    shrink_budget: float | None,
 ) -> Verdict:
     try:
         capabilities = factory().capabilities
@@ -192,7 +192,8 @@ def _run_invariant(
     @given(invariant.cases())
     def probe(case: Any) -> None:
         nonlocal tried, shrinks
-        if "failed" in clock and time.monotonic() - clock["failed"] > shrink_budget:
+        clock.setdefault("started", time.monotonic())
+        if "failed" in clock and time.monotonic() - clock["failed"] > clock["budget"]:
             raise _ShrinkBudgetSpent
         if "failed" in clock:
             shrinks += 1
@@ -202,7 +203,11 @@ def _run_invariant(
         try:
             invariant.check(factory, case)
         except Exception as error:
-            clock.setdefault("failed", time.monotonic())
+            if "failed" not in clock:
+                clock["failed"] = time.monotonic()
+                clock["budget"] = _auto_budget(
+                    profile, shrink_budget, clock["failed"] - clock["started"], tried
+                )
             failing[:] = [case, error]
             raise
         except (KeyboardInterrupt, SystemExit) as stop:  # the user or the system stops us
@@ -220,7 +225,7 @@ def _run_invariant(
     except _ShrinkBudgetSpent:  # stop shrinking: the smallest failing case found so far
         case, failure = failing
         status, reason = _outcome(failure)
-        spent = f" (shrinking stopped after its {shrink_budget:g} s budget)"
+        spent = f" (shrinking stopped after its {clock['budget']:.2g} s budget)"
         return _failure(
             invariant, status, reason + spent, [case], (tried, shrinks), capabilities, replay_hint
         )
@@ -253,6 +258,18 @@ def _run_invariant(
             invariant, status, reason, last_case, (tried, shrinks), capabilities, replay_hint
         )
     return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
+
+
+def _auto_budget(profile: str, given: float | None, elapsed: float, examples: int) -> float:
+    """Seconds to shrink a failure found after ``examples`` cases in ``elapsed`` seconds:
+    ``given`` if set; else the time the whole profile would take at that pace (a correct
+    implementation's time for the invariant), capped by the profile's budget and never
+    below :data:`MIN_SHRINK_BUDGET`."""
+    if given is not None:
+        return given
+    cap = SHRINK_BUDGETS.get(profile, DEFAULT_SHRINK_BUDGET)
+    pace = elapsed / max(1, examples)
+    return min(cap, max(MIN_SHRINK_BUDGET, pace * PROFILES.get(profile, examples)))
 
 
 @contextmanager

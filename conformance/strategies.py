@@ -116,11 +116,16 @@ def _word(draw: st.DrawFn, vocabulary: Sequence[str]) -> str:
 @st.composite
 def bodies(draw: st.DrawFn, max_words: int = 14) -> str:
     """Text with fingerprint marks: optional headings, irregular whitespace, unicode;
-    now and then a document of one word, its fingerprint (a vector of norm one)."""
-    if draw(st.integers(min_value=0, max_value=11)) == 0:
+    now and then a document of one word, its fingerprint (a vector of norm one), and now
+    and then a long one, beside which a one-word chunk lies far below the average length
+    (where a length normalisation gone wrong turns its BM25 score negative)."""
+    roll = draw(st.integers(min_value=0, max_value=11))
+    if roll == 0:
         return draw(st.sampled_from((MARK, f" {MARK}\n")))
+    if roll == 1:
+        max_words = 48
     parts: list[str] = [draw(st.sampled_from(("", "", " ", "\n", "\t  ")))]
-    for index in range(draw(st.integers(min_value=1, max_value=3))):
+    for index in range(1 if roll == 1 else draw(st.integers(min_value=1, max_value=3))):
         if index > 0 or draw(st.booleans()):
             if parts[-1] and not parts[-1].endswith("\n"):
                 parts.append("\n")
@@ -501,9 +506,11 @@ def count_floods(draw: st.DrawFn) -> Flooded:
     containing an anchor word that the query also contains, so each certainly matches."""
     base = draw(scenes())
     if draw(st.integers(min_value=0, max_value=4)) == 0:
-        # An asker who sees nothing at all: the invisible matches are still counted.
+        # An asker who sees nothing at all: the invisible matches are still counted, in
+        # lexical mode too, where no dense side can count them instead.
         hidden = [d for d in base.docs if not _in_view(d, base)]
-        base = replace(base, docs=tuple(hidden))
+        mode = draw(st.sampled_from(("lexical", base.policy.mode)))
+        base = replace(base, docs=tuple(hidden), policy=replace(base.policy, mode=mode))
     anchor = draw(st.sampled_from(ANCHORS))
     scene = replace(base, query=f"{base.query} {anchor}".strip())
     used = {(d.tenant, d.doc_id) for d in scene.docs}

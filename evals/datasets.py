@@ -91,6 +91,10 @@ def read_corpus(path: str | os.PathLike[str]) -> tuple[Doc, ...]:
         title = record.string("title", "", empty=True)
         # BEIR allows an empty text beside a title; only a document with neither is empty.
         text = record.string("text", empty=bool(title.strip()))
+        if not text.strip():
+            # A title-only document is indexed by its title: with no text it would give no
+            # chunk, and could never be found (silently).
+            text = title
         doc = Doc(
             tenant=record.string("tenant", DEFAULT_TENANT),
             doc_id=record.string("_id"),

@@ -135,11 +135,13 @@ def prepare(
     directory = args.dataset if args.dataset is not None else bundled()
     if not Path(directory).is_dir():
         raise InputError(f"{directory}: dataset directory not found")
+    # A misspelt --impl is found before the dataset loads, not after.
+    factory = load_implementation(args.impl) if args.external is None else None
     dataset = load_dataset(directory, claims=claims or None)
     if args.dataset is not None:
         grid = replace(grid, name=dataset.name)  # a report is named after its dataset
-    if args.external is None:
-        return dataset, grid, load_implementation(args.impl), args.impl
+    if factory is not None:
+        return dataset, grid, factory, args.impl
     try:
         command = shlex.split(args.external)
     except ValueError as error:  # an unclosed quote
@@ -209,6 +211,8 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
     from ragward.evals.scoring import score_outcome
     from ragward.outputs import check_directory
 
+    if args.out is not None:  # before the dataset loads, which can take minutes
+        check_directory(args.out, "--out", REPORT_MARKER)
     dataset, grid, factory, name = prepare(args, stack)
     split = args.split or grid.split
     check_split(dataset, split)

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ragward.conformance.contract import Capabilities, RetrievalSystem
+from ragward.conformance.contract import RetrievalSystem
+from ragward.conformance.loading import FactoryError, a_type, check_built, one_line
 from ragward.errors import AdapterError, InputError, RagwardError
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting
 
@@ -98,26 +99,16 @@ class SystemBuilder:
             keywords["reranker"] = reranker
         call = f"{self.name}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"
         try:
-            system = self.factory(**keywords)
+            system: RetrievalSystem = self.factory(**keywords)
         except RagwardError as error:
             what = index.label if reranker is None else f"{index.label} with reranker {reranker}"
             raise InputError(f"{self.name} refused index setting {what}: {error}") from None
         except Exception as error:  # the factory itself is broken: say which call
             raise AdapterError(f"{call} raised {one_line(error)}") from None
-        if not isinstance(system, RetrievalSystem):
-            raise AdapterError(
-                f"{call} returned {a_type(system)}, not a RetrievalSystem "
-                "(it needs capabilities, ingest, delete and retrieve)"
-            )
         try:
-            capabilities = system.capabilities
-        except Exception as error:
-            raise AdapterError(f"{call}.capabilities raised {one_line(error)}") from None
-        if not isinstance(capabilities, Capabilities):
-            raise AdapterError(
-                f"{call}.capabilities is {a_type(capabilities)}, "
-                "not ragward.conformance.Capabilities"
-            )
+            check_built(system, call)
+        except FactoryError as error:
+            raise AdapterError(str(error)) from None
         return system
 
     def check(self, system: RetrievalSystem, grid: Grid) -> None:
@@ -139,18 +130,6 @@ class SystemBuilder:
                 f"{self.name} does not declare policy_knobs; give retrieval.rrf_k and "
                 "retrieval.candidate_limit one value each"
             )
-
-
-def a_type(value: object) -> str:
-    """``a str``, ``an int``: the type of ``value`` for a message."""
-    name = type(value).__name__
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
-def one_line(error: BaseException) -> str:
-    """``Type: first line of the message``, for errors an implementation raised."""
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def fit_grid(grid: Grid, factory: Callable[..., Any], name: str) -> tuple[Grid, list[str]]:

@@ -99,9 +99,11 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     from ragward.evals.scoring import score_outcome
     from ragward.outputs import check_directory, replaced_directory, write_atomic
 
-    dataset, grid, factory, name = prepare(args, stack)
     if args.tune_split == args.report_split:
         raise InputError("--tune-split and --report-split must differ")
+    if args.out is not None:  # before the dataset loads, which can take minutes
+        check_directory(args.out, "--out", _MARKER)
+    dataset, grid, factory, name = prepare(args, stack)
     for split in (args.tune_split, args.report_split):
         check_split(dataset, split)
     objective = measure_name(args.objective) if args.objective else grid.measures[0]

@@ -37,7 +37,7 @@ def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> t
         pytest.param(
             "not_a_system",
             f"{MODULE}:not_a_system{INDEX_CALL} returned an int, not a RetrievalSystem "
-            "(it needs capabilities, ingest, delete and retrieve)",
+            "(it lacks capabilities, ingest, delete, retrieve)",
             id="not-a-system",
         ),
         pytest.param(

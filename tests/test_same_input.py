@@ -3,7 +3,7 @@
 ``ragward metrics`` reads TREC files with the dataset loader's policy (a byte-order mark,
 CRLF line ends, gzip); an empty split or one judging nothing relevant is an error in
 ``eval`` and ``tune`` rather than a report of zeros; a BEIR document with a title and an
-empty text loads.
+empty text loads, indexed by its title.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from ragward.adapters import reference_factory
 from ragward.evals.datasets import load_dataset
 from tests.commands import TINY_GRID, one_error_line, run
 from tests.evals.dataset_files import write_dataset
@@ -114,7 +115,10 @@ def test_a_beir_document_with_a_title_and_an_empty_text_loads(
     titled = json.dumps({"_id": "d4", "title": "Only a title", "text": ""})
     data = write_dataset(tmp_path / "data", changes={"corpus.jsonl": {5: titled}})
     docs = {doc.doc_id: doc for doc in load_dataset(data).docs}
-    assert (docs["d4"].title, docs["d4"].text) == ("Only a title", "")
+    # indexed by its title: it gives a chunk, so it can be found
+    assert (docs["d4"].title, docs["d4"].text) == ("Only a title", "Only a title")
+    spans = reference_factory().chunk(docs["d4"], 96, 0)
+    assert [span.text for span in spans] == ["Only a title"]
     grid = tmp_path / "grid.toml"
     grid.write_text(TINY_GRID, encoding="utf-8")
     argv = ["eval", "--dataset", str(data), "--grid", str(grid), "--out", str(tmp_path / "out")]

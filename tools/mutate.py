@@ -184,8 +184,10 @@ def _flat(text: str) -> str:
 
 
 def _clean(reason: str) -> str:
-    """A verdict's reason without the temporary tree's path (``ragward/...`` stays)."""
-    return re.sub(r"\S*/\.typecheck/", "", reason)
+    """A verdict's reason without the temporary tree's path (``ragward/...`` stays) or the
+    virtual environment's (``site-packages/...`` stays)."""
+    reason = re.sub(r"\S*/\.typecheck/", "", reason)
+    return re.sub(r"(?<![\w.])/\S*/(site-packages/)", r"\1", reason)
 
 
 class _Source:

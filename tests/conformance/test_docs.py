@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.conformance import REGISTRY
+from ragward.adapters import reference_factory
+from ragward.conformance import REGISTRY, Violation, replay
+from ragward.conformance.report import format_counterexample
+from ragward.conformance.runner import Verdict
+from tests.conformance.broken import SharedNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "conformance" / "README.md"
@@ -31,3 +39,53 @@ def test_the_generated_section_is_up_to_date() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _readme_report() -> dict[str, Any]:
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## The report", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+    report: dict[str, Any] = json.loads(block)
+    return report
+
+
+def test_the_readme_report_is_a_real_replayable_report(tmp_path: Path) -> None:
+    report = _readme_report()
+    (entry,) = report["invariants"]
+    # What the README shows fails again on the implementation it came from ...
+    with pytest.raises(Violation):
+        replay(SharedNamespace, entry["id"], entry["counterexample"])
+    # ... holds on the reference, and replays from the file the way the README says.
+    replay(reference_factory, entry["id"], entry["counterexample"])
+    stored = tmp_path / "conform.json"
+    stored.write_text(json.dumps(report), encoding="utf-8")
+    command = [sys.executable, "-m", "ragward", "conform", "--replay", str(stored)]
+    result = subprocess.run(
+        [*command, "--invariant", entry["id"]], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_terminal_counterexample_matches_the_report() -> None:
+    report = _readme_report()
+    (entry,) = report["invariants"]
+    text = README.read_text(encoding="utf-8")
+    shown = text.split("```text\nISO-001", 1)[1].split("```", 1)[0]
+    rendered = format_counterexample(Verdict(**_verdict_fields(entry)))
+
+    def body(lines: str) -> list[str]:
+        return [line for line in lines.splitlines()[1:] if not line.startswith("  replay:")]
+
+    assert body(rendered) == body(shown.strip())
+
+
+def _verdict_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": entry["id"],
+        "level": entry["level"],
+        "title": entry["title"],
+        "status": entry["verdict"],
+        "examples": entry["examples"],
+        "reason": entry["reason"],
+        "counterexample": entry["counterexample"],
+        "shrink_steps": entry["shrink_steps"],
+    }
