@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from ragward.cli import main
 
+from .broken import SharedNamespace
 from .conform_fixtures import LEAK_ID, MODULE, NA_ID, throwaway  # noqa: F401
 
 pytest_plugins = ["pytester"]
@@ -294,3 +296,38 @@ def test_whole_kit_flags_the_leaky_adapter_on_isolation(
     assert code == 1
     failing = [e for e in json.loads(target.read_text())["invariants"] if e["verdict"] == "fail"]
     assert any(entry["level"] == "isolation" for entry in failing), failing
+
+
+class LexicalSharedNamespace(SharedNamespace):
+    """One namespace for every tenant, in a system that declares the lexical mode only."""
+
+    capabilities = replace(SharedNamespace.capabilities, modes=("lexical",), barriers=False)
+
+
+def _policies(data: object) -> list[dict[str, object]]:
+    if isinstance(data, dict):
+        found = [data["policy"]] if isinstance(data.get("policy"), dict) else []
+        return found + [p for value in data.values() for p in _policies(value)]
+    if isinstance(data, list):
+        return [p for value in data for p in _policies(value)]
+    return []
+
+
+def test_a_counterexample_is_the_case_the_adapter_was_sent(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The drawn policy shrinks to hybrid mode; the adapter only has lexical: the report
+    # must show what it was asked, and count examples apart from shrink steps.
+    report = tmp_path / "report.json"
+    impl = "tests.conformance.test_cli_conform:LexicalSharedNamespace"
+    code, out, _ = _conform(capsys, "--impl", impl, "--select", "ISO-001", "--json", str(report))
+    assert code == 1
+    (entry,) = json.loads(report.read_text(encoding="utf-8"))["invariants"]
+    policies = _policies(entry["counterexample"])
+    assert policies, entry["counterexample"]
+    assert {p["mode"] for p in policies} == {"lexical"}
+    assert entry["examples"] >= 1
+    assert entry["shrink_steps"] >= 1
+    example = "example" if entry["examples"] == 1 else "examples"
+    assert f"found after {entry['examples']} {example}, shrunk in " in out
+    assert 'policy: mode="lexical"' in out

@@ -13,6 +13,7 @@ import pytest
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 from ragward.adapters import reference_factory
 from ragward.conformance import REGISTRY, Violation, replay
+from ragward.conformance.records import from_data, to_data
 from ragward.conformance.report import format_counterexample
 from ragward.conformance.runner import Verdict
 from tests.conformance.broken import SharedNamespace
@@ -86,6 +87,9 @@ def _verdict_fields(entry: dict[str, Any]) -> dict[str, Any]:
         "status": entry["verdict"],
         "examples": entry["examples"],
         "reason": entry["reason"],
-        "counterexample": entry["counterexample"],
+        # in the case record's field order, as the terminal shows it (JSON sorts keys)
+        "counterexample": to_data(
+            from_data(REGISTRY[entry["id"]].case_type, entry["counterexample"])
+        ),
         "shrink_steps": entry["shrink_steps"],
     }
