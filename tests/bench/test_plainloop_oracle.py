@@ -248,7 +248,12 @@ def test_loop_matches_reference_on_the_benchmark_corpus() -> None:
 
 
 class _ScaledEmbedder:
-    """Non-integer vectors (so cosines are rounded), still a pure function of the text."""
+    """Non-integer vectors (so cosines are rounded), still a pure function of the text.
+
+    The length term differs per dimension (square roots), so two *different* texts do not
+    have the same cosine in exact arithmetic, where the loop and the index could round it
+    apart and cut the tie either way; identical texts still get identical vectors.
+    """
 
     name = "scaled-hash"
     dimensions = 24
@@ -256,7 +261,8 @@ class _ScaledEmbedder:
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float64]:
         base = HashEmbedder(self.dimensions).embed(texts)
         lengths = np.array([[len(t) % 7] for t in texts], dtype=np.float64)
-        scaled: npt.NDArray[np.float64] = base * 0.37 + lengths * 0.013
+        ramp = np.sqrt(np.arange(2, self.dimensions + 2, dtype=np.float64))
+        scaled: npt.NDArray[np.float64] = base * 0.37 + lengths * 0.013 * ramp
         return scaled
 
 
