@@ -188,7 +188,6 @@ def _run_invariant(
     @given(invariant.cases())
     def probe(case: Any) -> None:
         nonlocal tried, shrinks
-        clock.setdefault("started", time.monotonic())
         if "failed" in clock and time.monotonic() - clock["failed"] > clock["budget"]:
             raise _ShrinkBudgetSpent
         if "failed" in clock:
@@ -201,8 +200,10 @@ def _run_invariant(
         except Exception as error:
             if "failed" not in clock:
                 clock["failed"] = time.monotonic()
-                clock["budget"] = _auto_budget(
-                    profile, shrink_budget, clock["failed"] - clock["started"], tried
+                clock["budget"] = (
+                    SHRINK_BUDGETS.get(profile, DEFAULT_SHRINK_BUDGET)
+                    if shrink_budget is None
+                    else shrink_budget
                 )
             failing[:] = [case, error]
             raise
@@ -254,19 +255,6 @@ def _run_invariant(
             invariant, status, reason, last_case, (tried, shrinks), capabilities, replay_hint
         )
     return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
-
-
-def _auto_budget(profile: str, given: float | None, elapsed: float, examples: int) -> float:
-    """Seconds to shrink a failure: ``given`` if set, else the profile's budget.
-
-    A budget scaled to the pace the failure was found at (tried once: a broken system in
-    at most 1.22x the reference's time) cut fast shrinks short at a moment that depends on
-    the machine's load, so the same run gave other counterexamples; a fixed budget that a
-    fast shrink finishes within keeps reports deterministic. ``elapsed`` and ``examples``
-    are kept for a budget counted in shrink steps, which would be deterministic too.
-    """
-    del elapsed, examples
-    return given if given is not None else SHRINK_BUDGETS.get(profile, DEFAULT_SHRINK_BUDGET)
 
 
 @contextmanager
