@@ -30,6 +30,7 @@ from ragward.conformance.view import fitted_case
 __all__ = [
     "PROFILES",
     "SHRINK_BUDGETS",
+    "SHRINK_STEPS_PER_EXAMPLE",
     "Report",
     "Verdict",
     "replay",
@@ -42,6 +43,10 @@ DEFAULT_SHRINK_BUDGET = 60.0
 #: Seconds of shrinking per failing invariant, by profile (when none is given): a broken
 #: implementation is reported in about the time a correct one takes.
 SHRINK_BUDGETS: dict[str, float] = {"ci": 3.0, "thorough": DEFAULT_SHRINK_BUDGET}
+#: Cases hypothesis may run while shrinking one failure, per example of the profile: a
+#: budget counted in steps ends where it ends on every machine and under any load, so the
+#: same run reports the same counterexample; the seconds above only bound a slow system.
+SHRINK_STEPS_PER_EXAMPLE = 2
 
 #: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
 PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
@@ -135,9 +140,12 @@ def run_invariant(
 
     ``shrink=False`` skips hypothesis' shrink phase: verdicts stay the same, the
     counterexample is the first failing case found rather than a minimal one.
-    ``shrink_budget`` bounds the seconds spent shrinking once a case has failed (None:
-    the profile's, :data:`SHRINK_BUDGETS`); when it is spent, the smallest failing case
-    found so far is reported (the reason says so).
+    Shrinking a failure stops, by default, after :data:`SHRINK_STEPS_PER_EXAMPLE` cases
+    per example of the profile or after the profile's seconds (:data:`SHRINK_BUDGETS`),
+    whichever comes first: a budget in steps ends at the same case on every machine, so
+    the same run reports the same counterexample. ``shrink_budget`` replaces that with a
+    budget of so many seconds. When a budget is spent, the smallest failing case found
+    so far is reported (the reason says which budget ended it).
     A case that fails and then passes when hypothesis runs it again is reported as
     failing, the reason marked *flaky* — an unstable answer is a finding, not a pass.
     ``call_timeout`` limits every call into the implementation, in seconds (see
@@ -180,6 +188,8 @@ def _run_invariant(
     failing: list[Any] = []  # the latest failing case and what it raised
     interrupted: list[BaseException] = []
     clock: dict[str, float] = {}
+    # The profile's budget counts steps (bounded in seconds too); a given one, seconds.
+    steps = PROFILES.get(profile, 0) * SHRINK_STEPS_PER_EXAMPLE if shrink_budget is None else -1
 
     # A seed of the invariant's own, so the examples are the same in every checkout and
     # process (derandomize would hash the probe's source location instead).
@@ -188,7 +198,9 @@ def _run_invariant(
     @given(invariant.cases())
     def probe(case: Any) -> None:
         nonlocal tried, shrinks
-        if "failed" in clock and time.monotonic() - clock["failed"] > clock["budget"]:
+        if "failed" in clock and (
+            shrinks == steps or time.monotonic() - clock["failed"] > clock["budget"]
+        ):
             raise _ShrinkBudgetSpent
         if "failed" in clock:
             shrinks += 1
@@ -222,7 +234,11 @@ def _run_invariant(
     except _ShrinkBudgetSpent:  # stop shrinking: the smallest failing case found so far
         case, failure = failing
         status, reason = _outcome(failure)
-        spent = f" (shrinking stopped after its {clock['budget']:.2g} s budget)"
+        spent = (
+            f" (shrinking stopped after its budget of {steps} steps)"
+            if shrinks == steps
+            else f" (shrinking stopped after its {clock['budget']:.2g} s budget)"
+        )
         return _failure(
             invariant, status, reason + spent, [case], (tried, shrinks), capabilities, replay_hint
         )
@@ -299,7 +315,7 @@ _pool_saved: list[Any] = []
 
 
 class _ShrinkBudgetSpent(BaseException):
-    """Raised in the probe to end hypothesis' shrinking when its time budget is spent."""
+    """Raised in the probe to end hypothesis' shrinking when its budget is spent."""
 
 
 def _outcome(error: BaseException) -> tuple[str, str]:

@@ -49,9 +49,10 @@ def add_engines_parser(commands: Any) -> None:
     engines.add_argument(
         "--shrink-budget",
         type=float,
-        default=60.0,
+        default=None,
         metavar="SECONDS",
-        help="with --matrix: seconds spent shrinking each failure (default 60)",
+        help="with --matrix: seconds spent shrinking each failure (default: the profile's "
+        "budget, 2 shrink steps per example)",
     )
     engines.add_argument(
         "--select",
@@ -104,7 +105,7 @@ def run_engines(args: argparse.Namespace) -> int:
             f"'ragward[{first.extra}]' (or leave it out with --only)"
         )
     check_directory(args.out, "--out")  # before minutes of work, not after
-    if not args.shrink_budget > 0:
+    if args.shrink_budget is not None and not args.shrink_budget > 0:
         raise InvalidArgument(f"--shrink-budget must be positive, got {args.shrink_budget}")
     if args.select is not None and args.repeat is None:
         raise InvalidArgument("--select goes with --repeat (the matrix holds every invariant)")

@@ -22,7 +22,7 @@ from tabulate import tabulate
 
 from ragward.conformance.loading import load_factory
 from ragward.conformance.report import summarize, to_json
-from ragward.conformance.runner import DEFAULT_SHRINK_BUDGET, Report, Verdict, run_invariant
+from ragward.conformance.runner import Report, Verdict, run_invariant
 from ragward.engines import Configuration
 from ragward.errors import InvalidArgument
 from ragward.outputs import write_atomic
@@ -85,7 +85,7 @@ def run_column(
     select: Sequence[str] | None = None,
     progress: Callable[[str], None] | None = None,
     shrink: bool = True,
-    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+    shrink_budget: float | None = None,
 ) -> Column:
     """Run the kit on ``configuration`` and store its report in ``out`` (``shrink=False``:
     the same verdicts, with the first failing case found instead of a minimal one)."""
@@ -230,7 +230,7 @@ def write_matrix(
     profile: str = "ci",
     select: Sequence[str] | None = None,
     stream: TextIO = sys.stderr,
-    shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+    shrink_budget: float | None = None,
 ) -> list[Column]:
     """Run every configuration, write each report and the matrix into ``out``."""
     if not configurations:
