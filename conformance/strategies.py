@@ -114,12 +114,14 @@ def _word(draw: st.DrawFn, vocabulary: Sequence[str]) -> str:
 
 
 @st.composite
-def bodies(draw: st.DrawFn, max_words: int = 14) -> str:
+def bodies(draw: st.DrawFn, max_words: int = 14, shape: str = "") -> str:
     """Text with fingerprint marks: optional headings, irregular whitespace, unicode;
     now and then a document of one word, its fingerprint (a vector of norm one), and now
     and then a long one, beside which a one-word chunk lies far below the average length
-    (where a length normalisation gone wrong turns its BM25 score negative)."""
-    roll = draw(st.integers(min_value=0, max_value=11))
+    (where a length normalisation gone wrong turns its BM25 score negative). ``shape``
+    ``"one word"`` or ``"long"`` asks for one of those two."""
+    shapes = {"one word": 0, "long": 1}
+    roll = shapes[shape] if shape else draw(st.integers(min_value=0, max_value=11))
     if roll == 0:
         return draw(st.sampled_from((MARK, f" {MARK}\n")))
     if roll == 1:
@@ -132,7 +134,8 @@ def bodies(draw: st.DrawFn, max_words: int = 14) -> str:
             heading = draw(st.sampled_from(SECTIONS))
             parts.append(f"## {heading}" + draw(st.sampled_from(("\n", "\n\n", "\r\n", "\n  "))))
         every = draw(st.integers(min_value=3, max_value=6))
-        for n in range(draw(st.integers(min_value=0, max_value=max_words))):
+        least = max_words // 2 if shape == "long" else 0
+        for n in range(draw(st.integers(min_value=least, max_value=max_words))):
             if n % every == 0:
                 parts.append(MARK + " ")
             parts.append(_word(draw, VOCABULARY) + draw(st.sampled_from(SEPARATORS)))
@@ -299,8 +302,13 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     used = {(d.tenant, d.doc_id) for d in corpus}
     free = [i for i in (*DOC_IDS, "v1", "v2", "v3") if (tenant, i) not in used]
     oldest = 0 if policy.max_stale_ticks is None else max(0, now - policy.max_stale_ticks)
-    for doc_id in draw(st.lists(st.sampled_from(free), unique=True, max_size=3)):
-        doc = draw(documents(tenant, doc_id))
+    mine = draw(st.lists(st.sampled_from(free), unique=True, max_size=3))
+    # Now and then the asker's first two documents are one word and a long text: in one
+    # view, the one-word chunk lies far below the average length.
+    contrast = len(mine) > 1 and draw(st.integers(min_value=0, max_value=3)) == 0
+    for n, doc_id in enumerate(mine):
+        shape = ("one word", "long")[n] if contrast and n < 2 else ""
+        doc = draw(documents(tenant, doc_id, draw(bodies(shape=shape)) if shape else None))
         rank = CLASSIFICATIONS.index(asker.max_classification)
         doc = replace(
             doc,
