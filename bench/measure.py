@@ -25,31 +25,37 @@ __all__ = [
 
 
 class Progress:
-    """One status line on stderr, rewritten in place."""
+    """Progress on stderr: on a terminal, one status line rewritten in place; anywhere
+    else (a CI log), one line per finished stage."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, name: str = "latency") -> None:
         self.enabled = enabled
+        self._name = name
         self._label = ""
         self._last = 0.0
         self._width = 0
+        self._terminal = enabled and sys.stderr.isatty()
 
     def stage(self, label: str) -> None:
         self.done()
         self._label = label
-        self._write(f"[latency] {label}", force=True)
+        if self._terminal:
+            self._write(f"[{self._name}] {label}", force=True)
 
     def tick(self, done: int, total: int) -> None:
-        self._write(f"[latency] {self._label} {done}/{total}", force=done == total)
+        if self._terminal:
+            self._write(f"[{self._name}] {self._label} {done}/{total}", force=done == total)
+        elif self.enabled and done == total:
+            sys.stderr.write(f"[{self._name}] {self._label}: {done}/{total}\n")
+            sys.stderr.flush()
 
     def done(self) -> None:
-        if self.enabled and self._width:
+        if self._terminal and self._width:
             sys.stderr.write("\n")
             sys.stderr.flush()
             self._width = 0
 
     def _write(self, text: str, *, force: bool) -> None:
-        if not self.enabled:
-            return
         now = time.monotonic()
         if not force and now - self._last < 0.25:
             return

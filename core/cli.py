@@ -26,9 +26,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from ragward.bench.latency import main as latency_main
+    from ragward.bench.command import main as bench_main
 
-    return latency_main(args.options, prog="ragward bench")  # its own parser reads them
+    return bench_main(args.options, prog="ragward bench")  # its own parser reads them
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     bench = commands.add_parser(
         "bench",
         add_help=False,
-        help="query latency of the reference against its anchors (ragward bench --help)",
+        help="throughput, latency and memory of an implementation through the contract, "
+        "or of the reference against its anchors (ragward bench --help)",
     )
     bench.set_defaults(run=_bench)
 

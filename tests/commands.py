@@ -134,7 +134,7 @@ COMMANDS = [
     Command("metrics", _metrics, "ragward.evals.metrics_cli:evaluate_run"),
     Command("conform", _conform, "ragward.conform:_run", "--json", "file"),
     Command("engines", _engines, "ragward.engines.matrix:write_matrix", "--out", "dir"),
-    Command("bench", _bench, "ragward.bench.latency:run_latency", "--out", "dir"),
+    Command("bench", _bench, "ragward.bench.system:run_system_bench", "--out", "dir"),
     Command("demo", _demo, "ragward.demo:run_demo"),
 ]
 WRITERS = [c for c in COMMANDS if c.output is not None]

@@ -67,7 +67,7 @@ def test_console_script_runs_as_a_module() -> None:
 
 def test_cli_bench_forwards_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["bench", "--chunks", "0"])
+        main(["bench", "--anchors", "--chunks", "0"])
     assert exit_info.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error == "ragward bench: error: --chunks, --queries and --loop-queries must be >= 1"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ragward.bench.latency import parser_of
+from ragward.bench.command import parser_of
 from ragward.cli import _parser, main
 from ragward.evals.metrics_cli import main as metrics_main
 from ragward.exits import DEBUG_ENV

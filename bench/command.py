@@ -1,0 +1,139 @@
+"""``ragward bench``: any implementation through the contract, or the anchor suite.
+
+    ragward bench                                   # the reference, through its adapter
+    ragward bench --impl mypkg.adapter:factory      # your system, the same work
+    ragward bench --external "./my-peer --stdio"    # a peer speaking the wire protocol
+    ragward bench --anchors                         # the reference against its anchors
+
+The first three write ``DIR/<name>.json`` and ``.md`` (:mod:`ragward.bench.system`);
+``--anchors`` writes ``DIR/latency.json`` and ``.md`` (:mod:`ragward.bench.latency`).
+Exit status: 0 when the report is written, 2 for a usage or input error (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ragward.bench import system as bench
+from ragward.bench.measure import Progress
+from ragward.conformance.contract import Factory
+from ragward.conformance.loading import check_system
+from ragward.errors import InvalidArgument
+from ragward.implementation import load_implementation
+from ragward.outputs import check_directory
+
+__all__ = ["main", "parser_of"]
+
+_REFERENCE = "ragward.adapters:reference_factory"
+
+
+def parser_of(prog: str = "ragward bench") -> argparse.ArgumentParser:
+    """The options of ``ragward bench``."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Benchmark an implementation through the adapter contract (ingest "
+        "throughput, query latency, memory), or, with --anchors, the reference against "
+        "its anchors.",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--impl",
+        metavar="PKG.MODULE:FACTORY",
+        help=f"factory of the system to benchmark (default: {_REFERENCE})",
+    )
+    source.add_argument(
+        "--external", metavar='"CMD ..."', help="a wire-protocol peer, started as CMD"
+    )
+    source.add_argument(
+        "--anchors",
+        action="store_true",
+        help="the reference against bm25s, one matrix pass and a plain loop (latency.json)",
+    )
+    parser.add_argument(
+        "--name", help="report name, DIR/NAME.json (default: reference, or the adapter's)"
+    )
+    parser.add_argument("--chunks", type=int, default=None, help="target corpus size")
+    parser.add_argument("--queries", type=int, default=200, help="timed queries per mode")
+    parser.add_argument(
+        "--loop-queries", type=int, default=None, help="with --anchors: plain-loop queries"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="corpus and query seed")
+    parser.add_argument("--out", type=Path, default=Path("reports/bench"), help="output folder")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser
+
+
+def _name(args: argparse.Namespace) -> str:
+    if args.name is not None:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.name):
+            raise ValueError(
+                f"--name {args.name!r}: use letters, digits, '.', '_' and '-' (a file name)"
+            )
+        return str(args.name)
+    if args.external is not None:
+        return "external"
+    if args.impl is None:
+        return "reference"
+    module, _, attribute = args.impl.partition(":")
+    return re.sub(r"[^A-Za-z0-9._-]", "-", f"{module.rsplit('.', 1)[-1]}-{attribute}")
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "ragward bench") -> int:
+    """``ragward bench``; returns the exit code."""
+    parser = parser_of(prog)
+    args = parser.parse_args(argv)
+    if args.anchors:
+        from ragward.bench.latency import main as anchors
+
+        forwarded = ["--queries", str(args.queries), "--seed", str(args.seed)]
+        forwarded += ["--out", str(args.out)] + (["--quiet"] if args.quiet else [])
+        forwarded += [] if args.chunks is None else ["--chunks", str(args.chunks)]
+        if args.loop_queries is not None:
+            forwarded += ["--loop-queries", str(args.loop_queries)]
+        return anchors(forwarded, prog=prog)
+    if args.loop_queries is not None:
+        parser.error("--loop-queries goes with --anchors")
+    chunks = 20_000 if args.chunks is None else args.chunks
+    if min(chunks, args.queries) < 1:
+        parser.error("--chunks and --queries must be >= 1")
+    try:
+        name = _name(args)
+    except ValueError as error:
+        parser.error(str(error))
+    check_directory(args.out, "--out")  # before the corpus is built, not after
+    with contextlib.ExitStack() as stack:
+        factory, label = _factory(args, stack)
+        check_system(factory, label)
+        report = bench.run_system_bench(
+            factory,
+            name,
+            bench.SystemBench(chunks=chunks, queries=args.queries, seed=args.seed),
+            in_process=args.external is None,
+            progress=Progress(not args.quiet, "bench"),
+        )
+    json_path, md_path = bench.write_report(report, args.out)
+    sys.stdout.write(bench.render_markdown(report))
+    sys.stdout.write(f"\nwrote {json_path} and {md_path}\n")
+    return 0
+
+
+def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str]:
+    """The factory and how to name it in an error; an external peer stops with ``stack``."""
+    if args.external is None:
+        spec = args.impl or _REFERENCE
+        return load_implementation(spec), f"--impl {spec}"
+    try:
+        command = shlex.split(args.external)
+    except ValueError as error:  # an unclosed quote
+        raise InvalidArgument(f"--external {args.external!r}: {error}") from None
+    if not command:
+        raise InvalidArgument("--external needs a command to start the peer")
+    from ragward.conformance.wire import external_factory
+
+    return stack.enter_context(external_factory(command)), f"--external {args.external}"
