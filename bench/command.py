@@ -6,7 +6,8 @@
     ragward bench --anchors                         # the reference against its anchors
 
 The first three write ``DIR/<name>.json`` and ``.md`` (:mod:`ragward.bench.system`);
-``--anchors`` writes ``DIR/latency.json`` and ``.md`` (:mod:`ragward.bench.latency`).
+``--anchors`` writes ``DIR/anchors.json`` and ``.md`` (:mod:`ragward.bench.anchor_suite`;
+the latency report with its plain-loop anchor is ``python -m ragward.bench.latency``).
 Exit status: 0 when the report is written, 2 for a usage or input error (one line).
 """
 
@@ -31,6 +32,17 @@ from ragward.outputs import check_directory
 __all__ = ["main", "parser_of"]
 
 _REFERENCE = "ragward.adapters:reference_factory"
+#: One-tenant corpus sizes the anchor suite measures hybrid latency at.
+_SCALES = (10_000, 100_000, 1_000_000)
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected sizes like 10000,100000, got {text!r}"
+        ) from None
 
 
 def parser_of(prog: str = "ragward bench") -> argparse.ArgumentParser:
@@ -53,7 +65,8 @@ def parser_of(prog: str = "ragward bench") -> argparse.ArgumentParser:
     source.add_argument(
         "--anchors",
         action="store_true",
-        help="the reference against bm25s, one matrix pass and a plain loop (latency.json)",
+        help="the reference against bm25s (numba), one float32 matrix pass, the memory "
+        "floor and pytrec_eval (anchors.json)",
     )
     parser.add_argument(
         "--name", help="report name, DIR/NAME.json (default: reference, or the adapter's)"
@@ -61,7 +74,18 @@ def parser_of(prog: str = "ragward bench") -> argparse.ArgumentParser:
     parser.add_argument("--chunks", type=int, default=None, help="target corpus size")
     parser.add_argument("--queries", type=int, default=200, help="timed queries per mode")
     parser.add_argument(
-        "--loop-queries", type=int, default=None, help="with --anchors: plain-loop queries"
+        "--scales",
+        type=_sizes,
+        default=list(_SCALES),
+        metavar="N,N,...",
+        help="with --anchors: corpus sizes of one tenant for hybrid latency "
+        f"(default {','.join(map(str, _SCALES))})",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="with --anchors: a BEIR-layout folder for the BM25 rows (default: "
+        "$RAGWARD_DATA/scifact/beir when it exists)",
     )
     parser.add_argument("--seed", type=int, default=0, help="corpus and query seed")
     parser.add_argument("--out", type=Path, default=Path("reports/bench"), help="output folder")
@@ -88,20 +112,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "ragward bench") -> int:
     """``ragward bench``; returns the exit code."""
     parser = parser_of(prog)
     args = parser.parse_args(argv)
+    chunks = (200_000 if args.anchors else 20_000) if args.chunks is None else args.chunks
+    if min(chunks, args.queries, *args.scales) < 1:
+        parser.error("--chunks, --queries and --scales must be >= 1")
+    if not args.anchors and (args.data is not None or args.scales != list(_SCALES)):
+        parser.error("--data and --scales go with --anchors")
     if args.anchors:
-        from ragward.bench.latency import main as anchors
+        from ragward.bench import anchor_suite
 
-        forwarded = ["--queries", str(args.queries), "--seed", str(args.seed)]
-        forwarded += ["--out", str(args.out)] + (["--quiet"] if args.quiet else [])
-        forwarded += [] if args.chunks is None else ["--chunks", str(args.chunks)]
-        if args.loop_queries is not None:
-            forwarded += ["--loop-queries", str(args.loop_queries)]
-        return anchors(forwarded, prog=prog)
-    if args.loop_queries is not None:
-        parser.error("--loop-queries goes with --anchors")
-    chunks = 20_000 if args.chunks is None else args.chunks
-    if min(chunks, args.queries) < 1:
-        parser.error("--chunks and --queries must be >= 1")
+        check_directory(args.out, "--out")
+        if args.data is not None and not args.data.is_dir():
+            raise InvalidArgument(f"--data {args.data}: not a directory")
+        return anchor_suite.main_of(args)
     try:
         name = _name(args)
     except ValueError as error:

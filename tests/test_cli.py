@@ -70,7 +70,7 @@ def test_cli_bench_forwards_its_options(capsys: pytest.CaptureFixture[str]) -> N
         main(["bench", "--anchors", "--chunks", "0"])
     assert exit_info.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
-    assert error == "ragward bench: error: --chunks, --queries and --loop-queries must be >= 1"
+    assert error == "ragward bench: error: --chunks, --queries and --scales must be >= 1"
 
 
 def test_cli_rejects_options_a_command_does_not_take() -> None:

@@ -104,8 +104,9 @@ def test_two_systems_get_the_same_work() -> None:
             ["--name", "../up"],
             "--name '../up': use letters, digits, '.', '_' and '-' (a file name)",
         ),
-        (["--loop-queries", "3"], "--loop-queries goes with --anchors"),
-        (["--chunks", "0"], "--chunks and --queries must be >= 1"),
+        (["--scales", "1000"], "--data and --scales go with --anchors"),
+        (["--chunks", "0"], "--chunks, --queries and --scales must be >= 1"),
+        (["--anchors", "--scales", "10,x"], "expected sizes like 10000,100000, got '10,x'"),
     ],
 )
 def test_bad_options_are_one_line(
