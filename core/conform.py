@@ -77,7 +77,7 @@ def add_conform_parser(commands: Any) -> None:
         type=_seconds,
         help="seconds spent shrinking each failing invariant's counterexample, after which "
         "the smallest failing case so far is reported (default: 2 shrink steps per example "
-        "of the profile, 50 for ci, within at most 3 s; 500 within 60 s for thorough)",
+        "of the profile, 50 for ci, within at most 10 s; 500 within 60 s for thorough)",
     )
     conform.add_argument(
         "--replay",
