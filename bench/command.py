@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 from ragward.bench import system as bench
 from ragward.bench.measure import Progress
 from ragward.conformance.contract import Factory
-from ragward.conformance.loading import check_system
+from ragward.conformance.loading import check_system, peer_command
 from ragward.errors import InvalidArgument
 from ragward.implementation import load_implementation
 from ragward.outputs import check_directory
@@ -150,12 +149,7 @@ def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Fac
     if args.external is None:
         spec = args.impl or _REFERENCE
         return load_implementation(spec), f"--impl {spec}"
-    try:
-        command = shlex.split(args.external)
-    except ValueError as error:  # an unclosed quote
-        raise InvalidArgument(f"--external {args.external!r}: {error}") from None
-    if not command:
-        raise InvalidArgument("--external needs a command to start the peer")
+    command = peer_command(args.external)
     from ragward.conformance.wire import external_factory
 
     return stack.enter_context(external_factory(command)), f"--external {args.external}"

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
 import sys
 from typing import Any
 
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import CallTimeout
-from ragward.errors import RagwardError
+from ragward.errors import InvalidArgument, RagwardError
 
 __all__ = ["FactoryError", "a_type", "check_built", "check_system", "load_factory", "one_line"]
 
@@ -114,3 +115,14 @@ def one_line(error: BaseException) -> str:
     """``Type: first line of the message``, for errors an implementation raised."""
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def peer_command(external: str) -> list[str]:
+    """The argv of ``--external "CMD ..."``, or a one-line :class:`InvalidArgument`."""
+    try:
+        command = shlex.split(external)
+    except ValueError as error:  # an unclosed quote
+        raise InvalidArgument(f"--external {external!r}: {error}") from None
+    if not command:
+        raise InvalidArgument("--external needs a command to start the peer")
+    return command

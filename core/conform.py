@@ -146,12 +146,9 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
 def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str, str]:
     """The factory, its display name, and the option that selects it again."""
     if args.external is not None:
-        try:
-            command = shlex.split(args.external)
-        except ValueError as error:  # an unclosed quote
-            raise InvalidArgument(f"--external {args.external!r}: {error}") from None
-        if not command:
-            raise InvalidArgument("--external needs a command to start the peer")
+        from ragward.conformance.loading import peer_command
+
+        command = peer_command(args.external)
         try:
             from ragward.conformance.wire import external_factory
         except ImportError as error:
