@@ -24,6 +24,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference import (
     BM25Params,
@@ -113,7 +115,9 @@ class PlainLoopRetriever:
                 f"expected ({len(chunks)}, {self.embedder.dimensions})"
             )
         entries = []
-        for chunk, row in zip(chunks, vectors.tolist(), strict=True):
+        # Held in float32, as the reference (and every vector engine) holds them.
+        rows = np.asarray(vectors, dtype=np.float32).tolist()
+        for chunk, row in zip(chunks, rows, strict=True):
             terms = tokenize(chunk.search_text)
             entries.append(
                 _Entry(
@@ -167,7 +171,9 @@ class PlainLoopRetriever:
         query_vector: list[float] | None = None
         if policy.mode != "lexical":
             try:
-                query_vector = self.embedder.embed([query])[0].tolist()
+                query_vector = np.asarray(
+                    self.embedder.embed([query])[0], dtype=np.float32
+                ).tolist()
             except Exception:  # as in the reference: a failed embedder degrades the answer
                 degraded.append("dense")
         search_lexical = policy.mode != "dense"

@@ -12,8 +12,10 @@ authorized search depend on the asker's view alone.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,9 +25,13 @@ from ragward.reference.columns import Column
 
 __all__ = ["BM25Index", "BM25Params"]
 
-Rows = npt.NDArray[np.intp]
+Rows = npt.NDArray[np.int32]
+Counts = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
+
+_NO_ROWS: Rows = np.zeros(0, dtype=np.int32)
+_NO_COUNTS: Counts = np.zeros(0, dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -46,43 +52,60 @@ class BM25Params:
             raise InvalidArgument(f"BM25Params.b must be in [0, 1], got {self.b!r}")
 
 
+@dataclass(frozen=True)
+class _TermScores:
+    """One term under one view: its eligible rows, each one's share of the score, and the
+    live rows outside the view that hold it (counted as matched, never scored)."""
+
+    rows: Rows
+    shares: Floats
+    others: Rows
+
+
 class BM25Index:
     """Postings of one namespace: for each term, the rows holding it and how often.
 
     Rows are appended as chunks arrive and are never renumbered here; a deleted row stays
     in its postings and is masked out by the caller (the namespace compacts from time to
-    time). Appends go to lists that are frozen into arrays on the next read.
+    time). A posting is 8 bytes: an int32 row and a float32 count (exact for any count
+    below 2**24). Appends go to typed buffers that are frozen into arrays on the next read.
     """
 
     def __init__(self, params: BM25Params | None = None) -> None:
         self.params = params or BM25Params()
-        self._pending: dict[str, tuple[list[int], list[float]]] = {}
-        self._frozen: dict[str, tuple[Rows, Floats]] = {}
+        self._pending: dict[str, tuple[array[int], array[float]]] = {}
+        self._frozen: dict[str, tuple[Rows, Counts]] = {}
         self._lengths = Column(np.float64)
+        self.cached_postings = 0
+        self.postings = 0
 
     def add(self, row: int, tokens: list[str]) -> None:
         """Index ``tokens`` (a chunk's terms, in order) under ``row``; rows come in order."""
         if row != self._lengths.size:
             raise AssertionError(f"rows must be appended in order: got {row}")
         self._lengths.extend([len(tokens)])
-        for term, frequency in Counter(tokens).items():
-            rows, frequencies = self._pending.setdefault(term, ([], []))
-            rows.append(row)
-            frequencies.append(float(frequency))
+        counted = Counter(tokens)
+        self.postings += len(counted)
+        for term, frequency in counted.items():
+            pending = self._pending.get(term)
+            if pending is None:
+                pending = self._pending[term] = (array("i"), array("f"))
+            pending[0].append(row)
+            pending[1].append(frequency)
 
-    def _postings(self, term: str) -> tuple[Rows, Floats]:
+    def _postings(self, term: str) -> tuple[Rows, Counts]:
         pending = self._pending.pop(term, None)
         frozen = self._frozen.get(term)
         if pending is not None:
-            rows = np.asarray(pending[0], dtype=np.intp)
-            frequencies = np.asarray(pending[1], dtype=np.float64)
+            rows = np.frombuffer(pending[0], dtype=np.int32)
+            counts = np.frombuffer(pending[1], dtype=np.float32)
             if frozen is not None:
                 rows = np.concatenate((frozen[0], rows))
-                frequencies = np.concatenate((frozen[1], frequencies))
-            frozen = (rows, frequencies)
+                counts = np.concatenate((frozen[1], counts))
+            frozen = (rows, counts)
             self._frozen[term] = frozen
         if frozen is None:
-            return np.zeros(0, dtype=np.intp), np.zeros(0)
+            return _NO_ROWS, _NO_COUNTS
         return frozen
 
     def lengths(self) -> Floats:
@@ -90,39 +113,103 @@ class BM25Index:
         lengths: Floats = self._lengths.view()
         return lengths
 
-    def score(self, query_tokens: list[str], eligible: Mask, live: Mask) -> tuple[Floats, Mask]:
+    def forget_views(self) -> None:
+        """Drop the budget held by cached views (the namespace calls this on every write,
+        when it drops the views themselves)."""
+        self.cached_postings = 0
+
+    def score(
+        self,
+        query_tokens: list[str],
+        eligible: Mask,
+        live: Mask,
+        memo: dict[str, Any] | None = None,
+    ) -> tuple[Floats, Mask]:
         """BM25 of every row for the query, statistics over ``eligible`` rows only.
 
         Returns ``(scores, matched)``: ``scores`` is zero outside ``eligible`` rows that share
         a query term; ``matched`` marks the ``live`` rows that share a query term, visible or
-        not (the audit counts need them). Work is proportional to the postings of the query's
-        terms plus one pass over the row masks.
+        not (the audit counts need them).
+
+        ``memo`` keeps what depends on ``eligible`` alone from one call to the next: ``N``,
+        ``avgdl``, and for each term its eligible rows with their score at query frequency 1
+        (what bm25s computes once at indexing, here once per view). The caller passes the
+        same dict only while ``eligible`` and the postings are unchanged. Cached postings
+        are bounded by half the postings held, over all views, until the next write.
+        Work is proportional to the postings of the query's terms, plus one pass over the
+        row masks.
         """
         n_rows = eligible.size
+        memo = {} if memo is None else memo
         scores = np.zeros(n_rows)
         matched = np.zeros(n_rows, dtype=np.bool_)
-        n_eligible = int(np.count_nonzero(eligible))
-        if n_eligible == 0 or not query_tokens:
-            for term in sorted(set(query_tokens)):
-                rows, _ = self._postings(term)
-                matched[rows[live[rows]]] = True
-            return scores, matched
-        lengths = self.lengths()
-        # Lengths are integers, so this sum is exact and avgdl is independent of row order.
-        avgdl = float(lengths[eligible].sum()) / n_eligible
-        k1, b = self.params.k1, self.params.b
         # Sorted so that each row's sum is accumulated in the same order in every process.
-        for term, query_frequency in sorted(Counter(query_tokens).items()):
-            rows, frequencies = self._postings(term)
-            matched[rows[live[rows]]] = True
-            keep = eligible[rows]
-            rows, frequencies = rows[keep], frequencies[keep]
-            df = rows.size
-            if df == 0:
-                continue
-            idf = math.log(1.0 + (n_eligible - df + 0.5) / (df + 0.5))
-            norm = k1 * (1.0 - b + b * lengths[rows] / avgdl)
-            scores[rows] += (
-                query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
+        terms = [
+            (term, query_frequency, *self._postings(term))
+            for term, query_frequency in sorted(Counter(query_tokens).items())
+        ]
+        terms = [t for t in terms if t[2].size]
+        if not terms:
+            return scores, matched
+        if "n_eligible" not in memo:
+            memo["n_eligible"] = n_eligible = int(np.count_nonzero(eligible))
+            # Lengths are integers, so this sum is exact and avgdl is independent of row order.
+            memo["avgdl"] = float(self.lengths()[eligible].sum()) / max(n_eligible, 1)
+            memo["terms"] = {}
+        cache: dict[str, _TermScores] = memo["terms"]
+        hits, shares, others = [], [], []
+        for term, query_frequency, rows, counts in terms:
+            known = cache.get(term) if query_frequency == 1 else None
+            if known is None:
+                known = self._term_scores(query_frequency, rows, counts, eligible, live, memo)
+                if query_frequency == 1 and self.cached_postings + rows.size <= self.budget:
+                    cache[term] = known
+                    self.cached_postings += rows.size
+            hits.append(known.rows)
+            shares.append(known.shares)
+            others.append(known.others)
+        hit = np.concatenate(hits)
+        if hit.size:
+            # bincount adds in input order: each row's sum runs over the terms in sorted
+            # order from 0.0, the same in every process and wherever the row sits.
+            scores = np.bincount(hit, weights=np.concatenate(shares), minlength=n_rows).astype(
+                np.float64, copy=False
             )
+        # Every share is positive, so the scored rows are those with a score; marking
+        # them from the scores is one pass over the rows instead of one write per posting.
+        if hit.size > n_rows // 8:
+            np.greater(scores, 0.0, out=matched)
+        else:
+            matched[hit] = True
+        matched[np.concatenate(others)] = True
+        matched &= live
         return scores, matched
+
+    @property
+    def budget(self) -> int:
+        """How many postings the views may cache between two writes."""
+        return self.postings // 2 + 4096
+
+    def _term_scores(
+        self,
+        query_frequency: int,
+        rows: Rows,
+        counts: Counts,
+        eligible: Mask,
+        live: Mask,
+        memo: dict[str, Any],
+    ) -> _TermScores:
+        """One term's eligible rows with their share of the score, and its other live rows."""
+        keep = eligible[rows]
+        others = rows[~keep & live[rows]]
+        counts, rows = counts[keep], rows[keep]
+        df = rows.size
+        if df == 0:
+            return _TermScores(rows, np.zeros(0), others)
+        n_eligible, avgdl = memo["n_eligible"], memo["avgdl"]
+        k1, b = self.params.k1, self.params.b
+        frequencies = counts.astype(np.float64)
+        idf = math.log(1.0 + (n_eligible - df + 0.5) / (df + 0.5))
+        norm = k1 * (1.0 - b + b * self.lengths()[rows] / avgdl)
+        shares: Floats = query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
+        return _TermScores(rows, shares, others)

@@ -8,7 +8,8 @@ asker's eligibility mask is computed in one vectorised pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,25 @@ _COMPACT_MIN_DEAD = 1024
 
 #: Which indexes read a row (a chunk): both, by default; one, under a split chunking.
 LEXICAL, DENSE, BOTH = 1, 2, 3
+
+
+#: Views kept per namespace between writes; past this many the cache starts again.
+_VIEWS_KEPT = 64
+
+
+@dataclass
+class View:
+    """What one asker may read at one freshness threshold, between two writes.
+
+    ``visible`` marks the live rows the asker is entitled to, ``eligible`` those of them
+    that are fresh; ``memo`` holds what the lexical index derives from ``eligible`` alone
+    (``N``, ``avgdl``, document frequencies), so that questions asked from the same view
+    do not count them again.
+    """
+
+    visible: Mask
+    eligible: Mask
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -57,6 +77,7 @@ class Namespace:
         self.split_roles = False  # True once any row is read by one index only
         self._barrier_codes: dict[str, int] = {}
         self._dead = 0
+        self._views: dict[tuple[object, ...], View] = {}
 
     @property
     def live_rows(self) -> int:
@@ -114,10 +135,15 @@ class Namespace:
         return True
 
     def _append(
-        self, chunks: list[Chunk], tokens: list[list[str]], vectors: Floats, roles: list[int]
+        self,
+        chunks: list[Chunk],
+        tokens: list[list[str]],
+        vectors: Floats | npt.NDArray[np.float32],
+        roles: list[int],
     ) -> None:
         # Every column value is computed before the first write, so nothing here can fail
         # half-way through an upsert.
+        self._forget_views()
         clearance = [CLASSIFICATIONS.index(c.classification) for c in chunks]
         barriers = [self._barrier_code(c.barrier) for c in chunks]
         ticks = [c.updated_tick for c in chunks]
@@ -137,7 +163,12 @@ class Namespace:
             return 0
         return self._barrier_codes.setdefault(barrier, len(self._barrier_codes) + 1)
 
+    def _forget_views(self) -> None:
+        self._views.clear()
+        self.lexical.forget_views()
+
     def _kill(self, rows: list[int]) -> None:
+        self._forget_views()
         self._live.view()[rows] = False
         self._dead += len(rows)
 
@@ -176,6 +207,29 @@ class Namespace:
         barrier = self._barrier.view()
         mask &= (barrier == 0) | np.isin(barrier, codes)
         return mask
+
+    def view(self, principal: Principal, now_tick: int, max_stale_ticks: int | None) -> View:
+        """The asker's :class:`View` at ``now_tick``, kept until the next write.
+
+        Two calls share a view when they would compute the same masks: same clearance,
+        same barriers among those this namespace holds, same freshness threshold.
+        """
+        barriers = tuple(sorted(b for b in set(principal.barriers) if b in self._barrier_codes))
+        key = (principal.clearance, barriers, self._threshold(now_tick, max_stale_ticks))
+        view = self._views.get(key)
+        if view is None:
+            if len(self._views) >= _VIEWS_KEPT:
+                self._forget_views()
+            visible = self.visible(principal)
+            view = View(visible, visible & ~self.stale(now_tick, max_stale_ticks))
+            self._views[key] = view
+        return view
+
+    @staticmethod
+    def _threshold(now_tick: int, max_stale_ticks: int | None) -> int | None:
+        """The oldest fresh tick, as :meth:`stale` compares it (None: every row is fresh)."""
+        oldest = None if max_stale_ticks is None else now_tick - max_stale_ticks
+        return None if oldest is None else max(min(oldest, TICK_MAX + 1), -TICK_MAX)
 
     def stale(self, now_tick: int, max_stale_ticks: int | None) -> Mask:
         """Rows older than the freshness contract allows at ``now_tick``.

@@ -368,8 +368,8 @@ class AuthorizedRetriever:
             if namespace is None or namespace.live_rows == 0:
                 return FirstStage(query, (), (), tuple(degraded))
             live = namespace.live()
-            visible = namespace.visible(principal)
-            eligible = visible & ~namespace.stale(now_tick, policy.max_stale_ticks)
+            view = namespace.view(principal, now_tick, policy.max_stale_ticks)
+            visible, eligible = view.visible, view.eligible
             matched = np.zeros(live.size, dtype=np.bool_)
             lexical: tuple[Scored, ...] = ()
             dense: tuple[Scored, ...] = ()
@@ -378,7 +378,7 @@ class AuthorizedRetriever:
             dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
             if policy.mode != "dense":
                 statistics = eligible & lexical_rows
-                scores, hit = namespace.lexical.score(tokenize(query), statistics, live)
+                scores, hit = namespace.lexical.score(tokenize(query), statistics, live, view.memo)
                 matched |= hit
                 lexical = self._top(namespace, scores, statistics, policy)
             if query_vector is not None:

@@ -51,16 +51,16 @@ MUTANTS = (
         "namespace-statistics",
         "BM25 N and avgdl over every live row of the namespace",
         "reference/lexical.py",
-        "avgdl = float(lengths[eligible].sum()) / n_eligible",
-        "n_eligible = int(np.count_nonzero(live))\n"
-        "        avgdl = float(lengths[live].sum()) / n_eligible",
+        'memo["n_eligible"] = n_eligible = int(np.count_nonzero(eligible))',
+        'memo["n_eligible"] = n_eligible = int(np.count_nonzero(live))\n'
+        "            eligible = live",
     ),
     Mutant(
         "namespace-df",
         "BM25 document frequency over every live row of the namespace",
         "reference/lexical.py",
-        "            df = rows.size\n",
-        "            df = int(np.count_nonzero(live[self._postings(term)[0]]))\n",
+        "        df = rows.size\n",
+        "        df = rows.size + others.size\n",
     ),
     Mutant(
         "double-count",

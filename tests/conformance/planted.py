@@ -187,8 +187,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "delete-keeps-statistics",
         "reference/retriever.py",
-        "scores, hit = namespace.lexical.score(tokenize(query), statistics, live)",
-        "scores, hit = namespace.lexical.score(tokenize(query), statistics | ~live, live)",
+        "namespace.lexical.score(tokenize(query), statistics, live, view.memo)",
+        "namespace.lexical.score(tokenize(query), statistics | ~live, live, view.memo)",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
         "right, scores of the survivors drift.",
         ("STAT-004", "lifecycle"),
@@ -226,8 +226,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "terms-in-set-order",
         "reference/lexical.py",
-        "for term, query_frequency in sorted(Counter(query_tokens).items()):",
-        "for term, query_frequency in Counter(set(query_tokens)).items():",
+        "for term, query_frequency in sorted(Counter(query_tokens).items())",
+        "for term, query_frequency in Counter(set(query_tokens)).items()",
         "BM25 summed over the query's terms in set order (which follows the hash seed), each "
         "term counted once.",
         ("DET-005",),
@@ -277,8 +277,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "avgdl-over-live",
         "reference/lexical.py",
-        "avgdl = float(lengths[eligible].sum()) / n_eligible",
-        "avgdl = float(lengths[live].sum()) / max(1, int(np.count_nonzero(live)))",
+        'memo["avgdl"] = float(self.lengths()[eligible].sum()) / max(n_eligible, 1)',
+        'memo["avgdl"] = float(self.lengths()[live].sum()) / max(1, int(np.count_nonzero(live)))',
         "BM25's average length over every live row of the namespace, visible or not.",
         ("STAT-001",),
     ),

@@ -71,3 +71,19 @@ def test_identical_texts_score_identically_at_any_row_position() -> None:
     assert len({s.score for s in twins}) == 1
     assert [s.chunk.chunk_id for s in twins] == sorted(s.chunk.chunk_id for s in twins)
     assert first.dense[: len(twins)] == tuple(twins)
+
+
+def test_threaded_scan_sums_each_row_as_one_thread_does() -> None:
+    # 37 float32 columns: rows start at every alignment; enough rows for one block per core.
+    from ragward.reference.dense import _ROWS_PER_THREAD, row_dots
+
+    rng = np.random.default_rng(11)
+    rows = 2 * _ROWS_PER_THREAD + 101
+    matrix = rng.standard_normal((rows, 37)).astype(np.float32)
+    twin = rng.standard_normal(37).astype(np.float32)
+    places = [0, 1, 7, rows // 2 - 1, rows // 2, rows // 2 + 1, rows - 1]
+    matrix[places] = twin
+    query = rng.standard_normal(37).astype(np.float32)
+    dots = row_dots(matrix, query)
+    assert len({float(dots[p]) for p in places}) == 1
+    assert np.array_equal(dots, np.einsum("ij,j->i", matrix, query))

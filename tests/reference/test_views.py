@@ -1,0 +1,89 @@
+"""Per-view caches of the reference: a view is what an asker may read between two writes.
+
+Statistics cached for a view (N, avgdl, each term's df and share of the score) must be
+exactly what a fresh computation gives, and a write must make them go.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+
+LEXICAL = RetrievalPolicy(mode="lexical", candidate_limit=50, result_limit=50)
+
+
+def _scores(retriever: AuthorizedRetriever, query: str, principal: Principal) -> dict[str, float]:
+    found = retriever.retrieve(query, principal, policy=LEXICAL).chunks
+    return {s.chunk.chunk_id: s.score for s in found}
+
+
+def _retriever(docs: int) -> AuthorizedRetriever:
+    retriever = AuthorizedRetriever()
+    for i in range(docs):
+        words = " ".join(["ledger"] * (1 + i % 3) + ["wire"] * (i % 2) + [f"w{i}"])
+        retriever.ingest(Document(f"d{i}", "t", "", words))
+    return retriever
+
+
+def test_cached_scores_equal_a_fresh_computation() -> None:
+    principal = Principal("u", "t")
+    warm = _retriever(40)
+    first = _scores(warm, "ledger wire", principal)
+    again = _scores(warm, "ledger wire", principal)  # from the view's cache
+    assert first == again
+    assert first == _scores(_retriever(40), "ledger wire", principal)
+
+
+def test_a_delete_drops_the_cached_statistics() -> None:
+    principal = Principal("u", "t")
+    retriever = _retriever(40)
+    before = _scores(retriever, "ledger wire", principal)
+    for i in range(0, 40, 2):
+        assert retriever.delete("t", f"d{i}")
+    after = _scores(retriever, "ledger wire", principal)
+    fresh = _retriever(40)
+    for i in range(0, 40, 2):
+        fresh.delete("t", f"d{i}")
+    assert after == _scores(fresh, "ledger wire", principal)
+    assert after != {k: v for k, v in before.items() if k in after}
+
+
+def test_an_upsert_drops_the_cached_statistics() -> None:
+    principal = Principal("u", "t")
+    retriever = _retriever(10)
+    _scores(retriever, "ledger", principal)
+    retriever.ingest(Document("extra", "t", "", "ledger " * 30))
+    fresh = _retriever(10)
+    fresh.ingest(Document("extra", "t", "", "ledger " * 30))
+    assert _scores(retriever, "ledger", principal) == _scores(fresh, "ledger", principal)
+
+
+def test_views_of_different_askers_are_kept_apart() -> None:
+    retriever = AuthorizedRetriever()
+    retriever.ingest(Document("open", "t", "", "ledger wire ledger"))
+    retriever.ingest(Document("secret", "t", "", "ledger", "restricted"))
+    low, high = Principal("low", "t"), Principal("high", "t", "restricted")
+    assert set(_scores(retriever, "ledger", low)) == {"open::1"}
+    assert set(_scores(retriever, "ledger", high)) == {"open::1", "secret::1"}
+    # The low asker's statistics were not changed by the high asker's view (N = 1).
+    assert _scores(retriever, "ledger", low) == _scores(_only_open(), "ledger", low)
+
+
+def _only_open() -> AuthorizedRetriever:
+    retriever = AuthorizedRetriever()
+    retriever.ingest(Document("open", "t", "", "ledger wire ledger"))
+    return retriever
+
+
+def test_cached_postings_stay_within_their_budget() -> None:
+    retriever = _retriever(300)
+    namespace = retriever._namespaces["t"]
+    lexical = namespace.lexical
+    for clearance in ("public", "internal", "confidential", "restricted"):
+        for i in range(300):
+            _scores(retriever, f"ledger w{i}", Principal("u", "t", clearance))
+    assert 0 < lexical.cached_postings <= lexical.budget
+    retriever.delete("t", "d0")
+    assert lexical.cached_postings == 0
+    assert np.count_nonzero(namespace.live()) == 299
