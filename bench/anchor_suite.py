@@ -18,11 +18,13 @@ import dataclasses
 import gc
 import importlib
 import json
+import multiprocessing
 import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,8 @@ Floats = npt.NDArray[np.float32]
 
 #: Hits per question in every BM25 and dense comparison.
 TOP_K = 10
+#: The grid whose reuse the suite times.
+_SCIFACT_GRID = Path(str(resources.files("ragward.evals").joinpath("grids/scifact.toml")))
 #: Warm-up questions before each timed series.
 _WARMUP = 10
 
@@ -297,13 +301,49 @@ def _dense_rows(built: dict[str, Any], dimensions: int, bar: Progress) -> list[R
     ]
 
 
-def _memory_row(built: dict[str, Any], dimensions: int) -> Row:
-    chunks: list[Chunk] = built["chunks"]
-    grown = built["grown"]
-    raw = raw_bytes(chunks, dimensions)
-    per = None if grown is None else grown / len(chunks)
-    note = f"{len(chunks)} chunks, {dimensions}-d; raw {raw / len(chunks):.0f} bytes/chunk"
-    return Row("index memory per chunk", per, "raw sizes", raw / len(chunks), "bytes", 1.5, note)
+def _fresh(chunks: int, seed: int, dimensions: int, progress: bool) -> dict[str, Any]:
+    """:func:`sized_figures` in a fresh interpreter."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        figures: dict[str, Any] = pool.apply(sized_figures, (chunks, seed, dimensions, progress))
+    return figures
+
+
+def sized_figures(chunks: int, seed: int, dimensions: int, progress: bool) -> dict[str, Any]:
+    """One tenant of about ``chunks`` chunks: how much the process grew while building it,
+    its raw size, and its median hybrid latency."""
+    bar = Progress(progress, "anchors")
+    built = _one_tenant(chunks, seed, dimensions, bar)
+    return {
+        "chunks": len(built["chunks"]),
+        "dimensions": dimensions,
+        "grown": built["grown"],
+        "raw": raw_bytes(built["chunks"], dimensions),
+        "latency_ms": _latency_at(built, bar),
+    }
+
+
+def _memory_row(figures: dict[str, Any], dimensions: int) -> Row:
+    chunks, grown, raw = figures["chunks"], figures["grown"], figures["raw"]
+    per = None if grown is None else grown / chunks
+    note = (
+        f"{chunks} chunks, {dimensions}-d, built in a fresh process; "
+        f"raw {raw / chunks:.0f} bytes/chunk"
+    )
+    return Row("index memory per chunk", per, "raw sizes", raw / chunks, "bytes", 1.5, note)
+
+
+def _fits_row(figures: dict[str, Any]) -> Row:
+    grown = figures["grown"]
+    return Row(
+        f"index memory, {figures['chunks']} chunks",
+        None if grown is None else grown / 2**30,
+        "2 GiB",
+        2.0,
+        "GiB",
+        1.0,
+        f"{figures['dimensions']}-d, built in a fresh process; growth of its resident set",
+    )
 
 
 def _latency_at(built: dict[str, Any], bar: Progress) -> float:
@@ -333,11 +373,14 @@ def run_anchor_suite(
     dimensions: int = 384,
     progress: bool = True,
     kit: bool = True,
+    grid: Path | None = None,
     metrics_queries: int = 10_000,
+    tenant_chunks: int = 20_000,
 ) -> dict[str, Any]:
     """Measure every anchor, write ``out/anchors.json`` and ``.md``, return the JSON
-    (``kit=False`` leaves out the kit's wall time, ``metrics_queries`` sizes the metrics
-    run: both for quick checks of the suite itself)."""
+    (``kit=False`` leaves out the kit's wall time; ``grid`` replaces
+    ``evals/grids/scifact.toml``; ``metrics_queries`` and ``tenant_chunks`` size the
+    metrics run and the tenant among 100: all for quick checks of the suite itself)."""
     bar = Progress(progress, "anchors")
     machine = describe_machine()
     rows: list[Row] = []
@@ -391,28 +434,25 @@ def run_anchor_suite(
 
     built = _one_tenant(chunks, seed, dimensions, bar)
     rows += _dense_rows(built, dimensions, bar)
-    rows.append(_memory_row(built, dimensions))
-    latency = {len(built["chunks"]): _latency_at(built, bar)}
     del built
     gc.collect()
+    # Memory and latency by size, each in a fresh interpreter: memory freed by an earlier
+    # stage stays with this process's allocator and would hide a later index's growth.
+    sized = {chunks: _fresh(chunks, seed, dimensions, progress)}
+    rows.append(_memory_row(sized[chunks], dimensions))
     for scale in scales:
-        if scale == chunks:
-            continue
-        at = _one_tenant(scale, seed, 96, bar)
-        latency[len(at["chunks"])] = _latency_at(at, bar)
-        del at
-        gc.collect()
+        sized.setdefault(scale, _fresh(scale, seed, 96, progress))
+    largest = max(sized)
+    if largest >= 1_000_000:
+        rows.append(_fits_row(sized[largest]))
+    latency = {figures["chunks"]: figures["latency_ms"] for figures in sized.values()}
 
+    rows.append(_tenants_row(tenant_chunks, seed, bar))
     rows.append(_metrics_row(bar, metrics_queries))
+    if data is not None:
+        rows.append(_grid_row(data, grid or _SCIFACT_GRID, bar))
     if kit:
         rows.append(_kit_row(bar))
-    rows += [
-        Row(what, None, anchor, None, "", None, f"not in this suite yet: {where}")
-        for what, anchor, where in (
-            ("SciFact grid, reuse", "rebuilding per setting", "python -m ragward.bench.grid_speed"),
-            ("hybrid, a tenant among 100", "the tenant alone", "python -m ragward.bench.latency"),
-        )
-    ]
     bar.done()
     report = {
         "rows": [r.to_data() for r in rows],
@@ -423,6 +463,84 @@ def run_anchor_suite(
     write_atomic(out / "anchors.json", json.dumps(report, indent=2) + "\n")
     write_atomic(out / "anchors.md", render_markdown(report))
     return report
+
+
+def _tenants_row(chunks: int, seed: int, bar: Progress) -> Row:
+    """Hybrid latency of one tenant of about ``chunks`` chunks, among 99 others holding as
+    many chunks again, against the same tenant alone in a fresh retriever."""
+    corpus = generate_corpus(chunks, seed=seed, tenants=1)
+    tenant = corpus.tenants[0]
+    # The 99 others: a second corpus, its documents dealt round-robin to 99 tenants.
+    crowd = generate_corpus(chunks, seed=seed + 1)
+    others = [
+        dataclasses.replace(document, tenant=f"other-{n % 99:02d}")
+        for n, document in enumerate(crowd.documents)
+    ]
+    crowded, alone = AuthorizedRetriever(), AuthorizedRetriever()
+    bar.stage(f"ingesting {len(corpus.documents) + len(others)} documents of 100 tenants")
+    held = sum(len(alone.ingest(document)) for document in corpus.documents)
+    for document in [*others[: len(others) // 2], *corpus.documents, *others[len(others) // 2 :]]:
+        crowded.ingest(document)
+    queries = generate_queries(corpus, 200, seed=seed, tenant=tenant)
+    bar.stage(f"hybrid, tenant {tenant} among 100 and alone")
+    times = time_interleaved(
+        {"among": _asker_of(crowded), "alone": _asker_of(alone)},
+        queries,
+        warmup=queries[:_WARMUP],
+        progress=bar,
+    )
+    median = {name: float(np.median(series)) for name, series in times.items()}
+    return Row(
+        "hybrid, a tenant among 100",
+        median["among"],
+        "the tenant alone",
+        median["alone"],
+        "ms",
+        1.1,
+        f"tenant {tenant}: {held} of {corpus_chunks(crowded)} chunks; "
+        "target: flat in the number of tenants (within 10%)",
+    )
+
+
+def _asker_of(retriever: AuthorizedRetriever) -> Callable[[Query], object]:
+    def ask(query: Query) -> object:
+        return retriever.retrieve(query.text, query.principal, now_tick=query.now_tick)
+
+    return ask
+
+
+def corpus_chunks(retriever: AuthorizedRetriever) -> int:
+    """Live chunks over every tenant of ``retriever``."""
+    return sum(namespace.live_rows for namespace in retriever._namespaces.values())
+
+
+def _grid_row(directory: Path, grid_file: Path, bar: Progress) -> Row:
+    """The grid of ``grid_file`` on ``directory``, with reuse against rebuilding
+    everything per setting, each way once in this process, answers checked identical."""
+    from ragward.bench.grid_speed import measure_grid
+    from ragward.evals.datasets import load_dataset
+    from ragward.evals.grid import load_grid
+
+    claims = directory.parent / "claims_dev.jsonl"
+    dataset = load_dataset(directory, claims={"test": claims} if claims.is_file() else None)
+    grid = load_grid(grid_file)
+    split = grid.split if grid.split in dataset.qrels else sorted(dataset.qrels)[0]
+    figures: dict[str, dict[str, Any]] = {}
+    for way in ("reuse", "rebuild"):
+        bar.stage(f"{dataset.name} grid, {way} ({len(grid.all_settings())} settings)")
+        figures[way] = measure_grid(dataset, grid, split, way)
+    same = figures["reuse"]["digest"] == figures["rebuild"]["digest"]
+    return Row(
+        f"{dataset.name} grid ({grid_file.name}), with reuse",
+        figures["reuse"]["seconds"],
+        "rebuilding per setting",
+        figures["rebuild"]["seconds"],
+        "s",
+        0.1,
+        f"{len(grid.all_settings())} settings, split {split}; "
+        + ("answers identical" if same else "ANSWERS DIFFER between the two ways")
+        + "; target: at least 10x faster",
+    )
 
 
 def _metrics_row(bar: Progress, queries: int) -> Row:

@@ -32,7 +32,7 @@ from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome, run_grid
 from ragward.outputs import write_atomic
 
-__all__ = ["main"]
+__all__ = ["main", "measure_grid"]
 
 
 def _rebuild(dataset: Dataset, grid: Grid, split: str) -> GridOutcome:
@@ -60,7 +60,9 @@ def _rebuild(dataset: Dataset, grid: Grid, split: str) -> GridOutcome:
     return outcome
 
 
-def _measure(dataset: Dataset, grid: Grid, split: str, mode: str) -> dict[str, object]:
+def measure_grid(dataset: Dataset, grid: Grid, split: str, mode: str) -> dict[str, Any]:
+    """Run ``grid`` one way (``"reuse"`` or ``"rebuild"``): seconds, work and a digest of
+    every answer and grounding verdict (equal digests: the two ways answered alike)."""
     started = time.perf_counter()
     if mode == "reuse":
         outcome = run_grid(dataset, grid, reference_factory, splits=(split,), stream=io.StringIO())
@@ -101,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     grid = load_grid(args.grid) if args.grid else default_grid()
     split = args.split or grid.split
     if args.only:  # a child: one way, cold caches, figures on stdout
-        print(json.dumps(_measure(dataset, grid, split, args.only)))
+        print(json.dumps(measure_grid(dataset, grid, split, args.only)))
         return 0
     runs: dict[str, list[dict[str, Any]]] = {"reuse": [], "rebuild": []}
     for _ in range(args.repeat):

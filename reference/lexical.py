@@ -143,14 +143,6 @@ class BM25Index:
         memo = {} if memo is None else memo
         scores = np.zeros(n_rows)
         matched = np.zeros(n_rows, dtype=np.bool_)
-        # Sorted so that each row's sum is accumulated in the same order in every process.
-        terms = [
-            (term, query_frequency, *self._postings(term))
-            for term, query_frequency in sorted(Counter(query_tokens).items())
-        ]
-        terms = [t for t in terms if t[2].size]
-        if not terms:
-            return scores, matched
         if "n_eligible" not in memo:
             memo["n_eligible"] = n_eligible = int(np.count_nonzero(eligible))
             # Lengths are integers, so this sum is exact and avgdl is independent of row order.
@@ -158,9 +150,13 @@ class BM25Index:
             memo["terms"] = {}
         cache: dict[str, _TermScores] = memo["terms"]
         hits, shares, others = [], [], []
-        for term, query_frequency, rows, counts in terms:
+        # Sorted so that each row's sum is accumulated in the same order in every process.
+        for term, query_frequency in sorted(Counter(query_tokens).items()):
             known = cache.get(term) if query_frequency == 1 else None
             if known is None:
+                rows, counts = self._postings(term)
+                if not rows.size:
+                    continue
                 known = self._term_scores(query_frequency, rows, counts, eligible, live, memo)
                 if query_frequency == 1 and self.cached_postings + rows.size <= self.budget:
                     cache[term] = known
@@ -168,6 +164,8 @@ class BM25Index:
             hits.append(known.rows)
             shares.append(known.shares)
             others.append(known.others)
+        if not hits:
+            return scores, matched
         hit = np.concatenate(hits)
         if hit.size:
             # bincount adds in input order: each row's sum runs over the terms in sorted

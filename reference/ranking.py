@@ -46,8 +46,8 @@ def top_rows(
         threshold = np.partition(row_scores, rows.size - limit)[rows.size - limit]
         rows = rows[row_scores >= threshold]
     keyed = zip(scores[rows].tolist(), rows.tolist(), strict=True)
-    best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))
-    return [row for _, row in best[:limit]]
+    best = sorted((-score, chunks[row].chunk_id, row) for score, row in keyed)
+    return [entry[-1] for entry in best[:limit]]
 
 
 def document_prefix(doc_ids: Sequence[str], limit: int) -> int:

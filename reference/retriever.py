@@ -155,7 +155,13 @@ class RetrievalResult:
 
 @dataclass(frozen=True)
 class FirstStage:
-    """Both first-stage rankings over the eligible view, before fusion and rerank."""
+    """Both first-stage rankings over the eligible view, before fusion and rerank.
+
+    ``reranked`` remembers the reranker's score of each candidate already scored from this
+    stage (by reranker, then ``chunk_id``), so that finishing one stage under many
+    settings asks the reranker about each chunk once: a reranker scores a (query, chunk)
+    pair, whatever else it is shown with.
+    """
 
     query: str
     lexical: tuple[Scored, ...]
@@ -164,6 +170,31 @@ class FirstStage:
     considered: int = 0
     excluded_by_entitlement: int = 0
     excluded_by_freshness: int = 0
+    reranked: dict[int, dict[str, float]] = field(default_factory=dict, compare=False, repr=False)
+
+
+class _Remembered:
+    """A reranker whose scores of one stage's chunks are kept in ``memo``."""
+
+    def __init__(self, reranker: Reranker, memo: dict[str, float]) -> None:
+        self.reranker, self.memo = reranker, memo
+
+    @property
+    def name(self) -> str:
+        return self.reranker.name
+
+    def score(self, query: str, chunks: Sequence[Chunk]) -> list[float]:
+        memo = self.memo
+        missing = list({c.chunk_id: c for c in chunks if c.chunk_id not in memo}.values())
+        if missing or not chunks:  # asked even with nothing to score, as rerank() asks
+            scores = self.reranker.score(query, missing)
+            if len(scores) != len(missing):
+                raise ValueError(
+                    f"reranker {self.name!r} returned {len(scores)} scores for "
+                    f"{len(missing)} chunks"
+                )
+            memo.update(zip((c.chunk_id for c in missing), scores, strict=True))
+        return [memo[c.chunk_id] for c in chunks]
 
 
 @dataclass
@@ -433,7 +464,9 @@ class AuthorizedRetriever:
                     rerank(
                         first.query,
                         candidates,
-                        reranker=self.reranker,
+                        reranker=_Remembered(
+                            self.reranker, first.reranked.setdefault(id(self.reranker), {})
+                        ),
                         limit=len(candidates),
                         min_score=policy.rerank_min_score,
                     ),

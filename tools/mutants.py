@@ -131,8 +131,8 @@ MUTANTS = (
         "unstable-ties",
         "equal scores ordered by row (ingestion order), not chunk_id",
         "reference/ranking.py",
-        "key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id)",
-        "key=lambda pair: (-pair[0], pair[1])",
+        "(-score, chunks[row].chunk_id, row)",
+        "(-score, row, row)",
     ),
     Mutant(
         "blas-dense",

@@ -16,6 +16,18 @@ ROOT = Path(__file__).resolve().parents[2]
 TIDEWATER = ROOT / "datasets" / "tidewater"
 
 
+def _small_grid(folder: Path) -> Path:
+    grid = folder / "small.toml"
+    grid.write_text(
+        'name = "small"\nsplit = "test"\ndepth = 10\nmeasures = ["ndcg_cut_10"]\n'
+        "grounding_depth = 5\n[index]\nchunking = [{ max_tokens = 96, overlap_tokens = 16 }]\n"
+        'embedder = ["hash-96"]\n[retrieval]\nmode = ["hybrid", "lexical"]\nrrf_k = [10, 60]\n'
+        'rerank = ["none"]\ncandidate_limit = [30]\n[grounding]\nmin_overlap = [0.5]\n',
+        encoding="utf-8",
+    )
+    return grid
+
+
 def test_a_small_suite_reports_every_row(tmp_path: Path) -> None:
     report = run_anchor_suite(
         tmp_path,
@@ -26,6 +38,8 @@ def test_a_small_suite_reports_every_row(tmp_path: Path) -> None:
         progress=False,
         kit=False,
         metrics_queries=200,
+        tenant_chunks=300,
+        grid=_small_grid(tmp_path),
     )
     stored = json.loads((tmp_path / "anchors.json").read_text(encoding="utf-8"))
     assert stored["rows"] == report["rows"]
@@ -33,6 +47,10 @@ def test_a_small_suite_reports_every_row(tmp_path: Path) -> None:
     assert "BM25 per query, tidewater" in whats
     assert "dense exact top-k per query" in whats
     assert "index memory per chunk" in whats
+    assert "hybrid, a tenant among 100" in whats
+    (grid,) = [r for r in report["rows"] if r["anchor_name"] == "rebuilding per setting"]
+    assert "answers identical" in grid["note"]
+    assert grid["ratio"] < 1.0  # reuse is faster than rebuilding, even on a small set
     numpy_rows = [r for r in report["rows"] if r["anchor_name"] == "bm25s numpy"]
     assert len(numpy_rows) == 2
     assert all(r["ratio"] > 0 for r in numpy_rows)

@@ -208,9 +208,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "ties-by-position",
         "reference/ranking.py",
-        "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))",
-        "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].doc_id, "
-        "chunks[pair[1]].start_char))",
+        "(-score, chunks[row].chunk_id, row)",
+        "(-score, chunks[row].doc_id, chunks[row].start_char, row)",
         "First-stage ties broken by document, then position in it (``d::2`` before ``d::10``), "
         "not by ``chunk_id``.",
         ("DET-001",),
@@ -218,8 +217,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "ties-by-row",
         "reference/ranking.py",
-        "best = sorted(keyed, key=lambda pair: (-pair[0], chunks[pair[1]].chunk_id))",
-        "best = sorted(keyed, key=lambda pair: -pair[0])",
+        "(-score, chunks[row].chunk_id, row)",
+        "(-score, row, row)",
         "First-stage ties left in row order (ingestion order).",
         ("DET-001", "DET-002"),
     ),
