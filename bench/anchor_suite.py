@@ -449,6 +449,7 @@ def run_anchor_suite(
 
     rows.append(_tenants_row(tenant_chunks, seed, bar))
     rows.append(_metrics_row(bar, metrics_queries))
+    rows.append(_metrics_command_row(bar, metrics_queries))
     if data is not None:
         rows.append(_grid_row(data, grid or _SCIFACT_GRID, bar))
     if kit:
@@ -556,6 +557,31 @@ def _metrics_row(bar: Progress, queries: int) -> Row:
         ours,
         "pytrec_eval evaluate",
         theirs,
+        "s",
+        1.0,
+        note,
+    )
+
+
+def _metrics_command_row(bar: Progress, queries: int) -> Row:
+    from ragward.bench import metrics_speed
+
+    bar.stage("ragward metrics as a command vs a pytrec_eval command")
+    figures = metrics_speed.measure_commands(queries, 100, 3)["rows"]
+    ours = figures["ragward metrics"]
+    theirs = figures.get("pytrec_eval command")
+    if theirs is None:
+        note = "not measured: pytrec_eval is not installed"
+    else:
+        note = (
+            f"files of {queries} queries x 100; peak memory {ours[1] / 2**20:.0f} MiB "
+            f"vs {theirs[1] / 2**20:.0f} MiB"
+        )
+    return Row(
+        "ragward metrics, the whole command",
+        ours[0],
+        "pytrec_eval's readers and evaluate",
+        None if theirs is None else theirs[0],
         "s",
         1.0,
         note,

@@ -6,8 +6,9 @@ One synthetic qrels and scored run (seeded; 5,000 queries x 100 retrieved docume
 default, grades 0..3, scores with ties) are scored by both for ``recall_100``, ``P_10``,
 ``recip_rank`` and ``ndcg_cut_10``, in the same process; the per-query values are checked
 to agree (1e-9) before any time is reported. Each figure is the best of ``--repeat`` runs
-(``time.perf_counter``). ragward is timed from scores (its trec_eval ranking included,
-like ``pytrec_eval.evaluate``) and from ranked lists (the harness's path).
+(``time.perf_counter``). ragward is timed from scores (``evaluate_scores``, which places
+each relevant retrieved document by trec_eval's order, as ``pytrec_eval.evaluate`` takes
+scores) and from ranked lists (the harness's path); the two give the same floats.
 Writes ``DIR/metrics.md`` (default ``reports/bench``).
 """
 
@@ -15,8 +16,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,8 +29,8 @@ from typing import Any
 import numpy as np
 from tabulate import tabulate
 
-from ragward.evals.measures import evaluate_run, parse_measures
-from ragward.evals.trec import rank_run
+from ragward.evals.measures import evaluate_run, evaluate_scores, parse_measures
+from ragward.evals.trec import rank_run, write_qrels, write_scored_run
 from ragward.outputs import write_atomic
 
 __all__ = ["main"]
@@ -69,11 +73,13 @@ def measure(queries: int, docs: int, repeat: int) -> dict[str, Any]:
     rankings = rank_run(run)
     rows: dict[str, float] = {}
     rows["ragward, from scores"], ours = _best(
-        repeat, lambda: evaluate_run(measures, qrels, rank_run(run))
+        repeat, lambda: evaluate_scores(measures, qrels, run)
     )
-    rows["ragward, from ranked lists"], _ = _best(
+    rows["ragward, from ranked lists"], listed = _best(
         repeat, lambda: evaluate_run(measures, qrels, rankings)
     )
+    if listed.per_query != ours.per_query:
+        raise AssertionError("ragward from scores and from ranked lists disagree")
     result: dict[str, Any] = {"rows": rows, "version": None, "agree": None}
     if importlib.util.find_spec("pytrec_eval") is not None:
         import pytrec_eval
@@ -89,6 +95,83 @@ def measure(queries: int, docs: int, repeat: int) -> dict[str, Any]:
         if not result["agree"]:
             raise AssertionError("ragward and pytrec_eval disagree: no timing is reported")
     return result
+
+
+# The anchor command: pytrec_eval's own file readers and evaluator, printing the means
+# as ``ragward metrics`` prints them.
+_PYTREC_COMMAND = """
+import sys, pytrec_eval
+qrels_path, run_path, *names = sys.argv[1:]
+with open(qrels_path) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(run_path) as f:
+    run = pytrec_eval.parse_run(f)
+values = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
+for name in names:
+    mean = sum(v[name] for v in values.values()) / len(values)
+    print(f"{name:<22}\\tall\\t{mean:.4f}")
+"""
+
+
+# Runs one command and prints its wall time, peak memory and output as JSON. A child keeps
+# the peak of the process it was forked from, so commands are started from this small
+# interpreter, not from the benchmark holding the synthetic run.
+_TIMER = """
+import json, os, subprocess, sys, tempfile, time
+argv = json.loads(sys.argv[1])
+with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    begin = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=out, stderr=err)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - begin
+    out.seek(0)
+    err.seek(0)
+    code = os.waitstatus_to_exitcode(status)
+    print(json.dumps([seconds, usage.ru_maxrss * 1024, code, out.read().decode(),
+                      err.read().decode(errors="replace")]))
+"""
+
+
+def _child(argv: Sequence[str]) -> tuple[float, int, str]:
+    """Wall seconds, peak resident bytes and output of one command, run to its end."""
+    timer = subprocess.run(
+        [sys.executable, "-c", _TIMER, json.dumps(list(argv))],
+        capture_output=True,
+        check=True,
+        text=True,
+    )
+    seconds, peak, code, out, err = json.loads(timer.stdout)
+    if code:
+        raise AssertionError(f"{' '.join(argv[:3])} failed: {err.strip()}")
+    return float(seconds), int(peak), str(out)
+
+
+def measure_commands(queries: int, docs: int, repeat: int) -> dict[str, Any]:
+    """``ragward metrics`` on files against the pytrec_eval command: best wall time and
+    peak memory of ``repeat`` fresh processes each, outputs checked equal first."""
+    qrels, run = synthetic(queries, docs)
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = Path(folder, "qrels.txt"), Path(folder, "run.txt")
+        write_qrels(qrels_path, qrels)
+        write_scored_run(run_path, run)
+        files = [str(qrels_path), str(run_path)]
+        ours = [sys.executable, "-m", "ragward.evals.metrics_cli", *files]
+        ours += [f"-m{n}" for n in NAMES]
+        commands = {"ragward metrics": ours}
+        if importlib.util.find_spec("pytrec_eval") is not None:
+            commands["pytrec_eval command"] = [sys.executable, "-c", _PYTREC_COMMAND, *files]
+            commands["pytrec_eval command"] += list(NAMES)
+        figures: dict[str, tuple[float, int]] = {}
+        outputs: dict[str, set[str]] = {}
+        for _ in range(repeat):
+            for name, argv in commands.items():
+                seconds, peak, out = _child(argv)
+                best = figures.get(name, (float("inf"), 0))
+                figures[name] = (min(best[0], seconds), max(best[1], peak))
+                outputs[name] = set(out.splitlines())
+    if len(outputs) == 2 and len({frozenset(o) for o in outputs.values()}) != 1:
+        raise AssertionError(f"the two commands print different values: {outputs}")
+    return {"rows": figures}
 
 
 def render(queries: int, docs: int, repeat: int, result: dict[str, Any]) -> str:
@@ -113,8 +196,10 @@ def render(queries: int, docs: int, repeat: int, result: dict[str, Any]) -> str:
             f"Machine: {platform.processor() or platform.machine()}, {platform.platform()}, "
             f"Python {platform.python_version()}; pytrec_eval {version}.",
             "",
-            "`from scores` ranks each query as trec_eval does (score, then document id "
-            "descending) and then scores it, which is what `pytrec_eval.evaluate` does; "
+            "`from scores` takes each query's scores, as `pytrec_eval.evaluate` does, and "
+            "places every relevant retrieved document where trec_eval's order (score, then "
+            "document id descending) puts it, without sorting the others; it gives the same "
+            "floats as ranking the whole run first (checked in this run); "
             "`from ranked lists` is the harness's path (its rankings are already ordered). "
             "The `pytrec_eval` constructor reads the qrels once and is not part of the "
             "ratio's anchor.",

@@ -30,10 +30,11 @@ from __future__ import annotations
 import math
 import re
 import sys
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from types import MappingProxyType
 
 from ragward.errors import InputError, InvalidArgument
@@ -47,6 +48,7 @@ __all__ = [
     "RunScores",
     "evaluate_ranking",
     "evaluate_run",
+    "evaluate_scores",
     "measure_name",
     "parse_measure",
     "parse_measures",
@@ -229,16 +231,56 @@ class _Judged:
             raise InvalidArgument(f"ranking repeats document {twice!r}; trec_eval refuses that")
         self.num_ret = len(ranking)
         self.relevant = sorted(g for g in qrels.values() if g >= RELEVANCE_LEVEL)
-        self.rel_ranks: list[int] = []  # rank of each relevant document retrieved
+        # Rank and grade of each relevant document retrieved (with -l 1, exactly the
+        # documents with a gain), found by looking each retrieved id up once.
+        gains = [
+            (rank, grade)
+            for rank, grade in enumerate(map(qrels.get, ranking, repeat(0, self.num_ret)), 1)
+            if grade >= RELEVANCE_LEVEL
+        ]
+        self.rel_ranks: list[int] = [rank for rank, _ in gains]
         self.dcg: list[float] = []  # discounted cumulative gain at each of those ranks
         total = 0.0
-        for rank, doc in enumerate(ranking, 1):
-            grade = qrels.get(doc, 0)
-            if grade >= RELEVANCE_LEVEL:  # with -l 1, exactly the documents with a gain
-                total += grade / math.log2(rank + 1)
-                self.rel_ranks.append(rank)
-                self.dcg.append(total)
+        for rank, grade in gains:
+            total += grade / math.log2(rank + 1)
+            self.dcg.append(total)
         self._ideal: list[float] | None = None
+
+    @classmethod
+    def from_scores(cls, qrels: Mapping[str, int], scores: Mapping[str, float]) -> _Judged:
+        """The same reading of the ranking :func:`~ragward.evals.trec.rank_run` makes of
+        ``scores``, without ranking every document: only the relevant retrieved ones are
+        placed, each one after every document scored higher and every document scored the
+        same with a greater id (``trec_eval``'s tie rule)."""
+        judged = cls.__new__(cls)
+        judged.num_ret = len(scores)
+        judged.relevant = sorted(g for g in qrels.values() if g >= RELEVANCE_LEVEL)
+        found = [
+            (scores[doc], doc, grade)
+            for doc, grade in qrels.items()
+            if grade >= RELEVANCE_LEVEL and doc in scores
+        ]
+        placed: list[tuple[int, int]] = []
+        if found:
+            values = sorted(scores.values())
+            tied: dict[float, list[str]] = {}
+            for score, doc, grade in found:
+                above = len(values) - bisect_right(values, score)
+                if bisect_left(values, score) + 1 < len(values) - above:  # a tie
+                    ids = tied.get(score)
+                    if ids is None:
+                        ids = tied[score] = [other for other, v in scores.items() if v == score]
+                    above += sum(other > doc for other in ids)
+                placed.append((above + 1, grade))
+            placed.sort()
+        judged.rel_ranks = [rank for rank, _ in placed]
+        judged.dcg = []
+        total = 0.0
+        for rank, grade in placed:
+            total += grade / math.log2(rank + 1)
+            judged.dcg.append(total)
+        judged._ideal = None
+        return judged
 
     def found(self, k: int) -> int:
         return bisect_right(self.rel_ranks, k)
@@ -299,8 +341,20 @@ def evaluate_ranking(
     An empty ranking gives what ``trec_eval -c`` scores a query missing from a run: 0
     everywhere but ``num_rel``.
     """
+    return _evaluate(_plan(measures), qrels, ranking)
+
+
+_Plan = tuple[tuple[str, Callable[["_Judged", int], float], int], ...]
+
+
+def _plan(measures: Iterable[Measure]) -> _Plan:
+    """Each measure's name, value function and cutoff, looked up once per run."""
+    return tuple((m.name, _VALUE[m.family], m.cutoff or _WHOLE) for m in measures)
+
+
+def _evaluate(plan: _Plan, qrels: Mapping[str, int], ranking: Sequence[str]) -> dict[str, float]:
     judged = _Judged(qrels, ranking)
-    return {m.name: _VALUE[m.family](judged, m.cutoff or _WHOLE) for m in measures}
+    return {name: value(judged, cutoff) for name, value, cutoff in plan}
 
 
 @dataclass(frozen=True)
@@ -311,6 +365,25 @@ class RunScores:
     per_query: Mapping[str, Mapping[str, float]]  # query id -> measure name -> value
     summary: Mapping[str, float]  # the mean over scored queries; the sum for counts
     num_q: int  # queries scored
+
+
+def evaluate_scores(
+    measures: Iterable[Measure],
+    qrels: Mapping[str, Mapping[str, int]],
+    scores: Mapping[str, Mapping[str, float]],
+    *,
+    complete: bool = False,
+) -> RunScores:
+    """:func:`evaluate_run` of ``rank_run(scores)``, the same values, reached without
+    sorting every query's documents (the path of ``ragward metrics``)."""
+    chosen = tuple(measures)
+    plan = _plan(chosen)
+    per_query: dict[str, dict[str, float]] = {}
+    for qid in sorted(qrels):
+        if qid in scores or complete:
+            judged = _Judged.from_scores(qrels[qid], scores.get(qid, {}))
+            per_query[qid] = {name: value(judged, cutoff) for name, value, cutoff in plan}
+    return _summarised(chosen, per_query)
 
 
 def evaluate_run(
@@ -327,10 +400,15 @@ def evaluate_run(
     it is scored as an empty ranking and so counts in every mean.
     """
     chosen = tuple(measures)
+    plan = _plan(chosen)
     per_query: dict[str, dict[str, float]] = {}
     for qid in sorted(qrels):
         if qid in rankings or complete:
-            per_query[qid] = evaluate_ranking(chosen, qrels[qid], rankings.get(qid, ()))
+            per_query[qid] = _evaluate(plan, qrels[qid], rankings.get(qid, ()))
+    return _summarised(chosen, per_query)
+
+
+def _summarised(chosen: tuple[Measure, ...], per_query: dict[str, dict[str, float]]) -> RunScores:
     summary: dict[str, float] = {}
     for measure in chosen:
         values = [v[measure.name] for v in per_query.values()]

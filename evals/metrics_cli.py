@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError, InvalidArgument
-from ragward.evals.measures import evaluate_run, parse_measures
-from ragward.evals.trec import rank_run, read_qrels, read_run
+from ragward.evals.measures import evaluate_scores, parse_measures
+from ragward.evals.trec import read_qrels, read_run
 from ragward.exits import run_guarded
 
 __all__ = ["DEFAULT_MEASURES", "add_metrics_parser", "main", "metrics_lines", "run_metrics"]
@@ -116,7 +116,7 @@ def metrics_lines(
     if not qrels:
         raise InputError(f"{qrels_path}: no judgements: nothing to score against")
     run = read_run(run_path)
-    scores = evaluate_run(measures, qrels, rank_run(run.scores), complete=complete)
+    scores = evaluate_scores(measures, qrels, run.scores, complete=complete)
     if scores.num_q == 0:
         raise InputError(
             f"no query of {run_path} is judged in {qrels_path}: nothing to score "

@@ -20,10 +20,12 @@ within a query is an error in both files, as in ``trec_eval``.
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ragward.errors import InputError, InvalidArgument
 from ragward.evals.jsonl import read_text
@@ -43,9 +45,10 @@ __all__ = [
 
 _QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
 _RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")
-_INTEGER = re.compile(rb"[+-]?[0-9]+")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_SEPARATORS = "\x1c\x1d\x1e\x1f"  # str.split splits at these; C isspace does not
 _NUMBER = re.compile(
-    rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity)", re.I
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity)", re.I
 )
 
 
@@ -60,38 +63,57 @@ class TrecRun:
 def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
     """Judgements of a qrels file: query id -> document id -> grade."""
     qrels: dict[str, dict[str, int]] = {}
-    first: dict[tuple[str, str], int] = {}
-    for line, fields in _records(path, _QRELS_COLUMNS):
+    text = _Text(path)
+    for line, fields in enumerate(map(text.split, text.lines), 1):
+        if len(fields) != 4 or (text.comments and fields[0].startswith("#")):
+            text.skip(fields, line, _QRELS_COLUMNS)
+            continue
         qid, _, doc, grade = fields
-        if not _INTEGER.fullmatch(grade):
-            raise InputError.at(path, line, "rel", f"not an integer {_text(grade)!r}")
-        key = (_text(qid), _text(doc))
-        if key in first:
-            problem = f"{key[1]!r} judged twice for query {key[0]!r} (first on line {first[key]})"
+        try:
+            value = int(grade)
+        except ValueError:
+            value = None
+        # int() also reads "1_0" and non-ASCII digits, which the grammar refuses.
+        if value is None or ((text.wide or "_" in grade) and not _INTEGER.fullmatch(grade)):
+            raise InputError.at(path, line, "rel", f"not an integer {grade!r}")
+        judged = qrels.get(qid)
+        if judged is None:
+            judged = qrels[qid] = {}
+        if doc in judged:
+            first = text.first(qid, doc)
+            problem = f"{doc!r} judged twice for query {qid!r} (first on line {first})"
             raise InputError.at(path, line, "docno", problem)
-        first[key] = line
-        qrels.setdefault(key[0], {})[key[1]] = int(grade)
+        judged[doc] = value
     return qrels
 
 
 def read_run(path: str | Path) -> TrecRun:
     """The scores of a run file, and its tag."""
     scores: dict[str, dict[str, float]] = {}
-    first: dict[tuple[str, str], int] = {}
     tag = ""
-    for line, fields in _records(path, _RUN_COLUMNS):
-        qid, _, doc, _, score, last = fields
-        if not _NUMBER.fullmatch(score):
-            raise InputError.at(path, line, "score", f"not a number {_text(score)!r}")
-        key = (_text(qid), _text(doc))
-        if key in first:
-            problem = (
-                f"{key[1]!r} retrieved twice for query {key[0]!r} (first on line {first[key]})"
-            )
+    text = _Text(path)
+    comments, wide = text.comments, text.wide
+    qid, retrieved = "", {}
+    for line, fields in enumerate(map(text.split, text.lines), 1):
+        if len(fields) != 6 or (comments and fields[0].startswith("#")):
+            text.skip(fields, line, _RUN_COLUMNS)
+            continue
+        if fields[0] != qid:  # a run lists a query's lines together, mostly
+            qid = fields[0]
+            retrieved = scores.setdefault(qid, {})
+        _, _, doc, _, score, tag = fields
+        try:
+            value = float(score)
+        except ValueError:
+            value = math.nan
+        # float() also reads "nan", "1_0" and non-ASCII digits, which the grammar refuses.
+        if value != value or ((wide or "_" in score) and not _NUMBER.fullmatch(score)):
+            raise InputError.at(path, line, "score", f"not a number {score!r}")
+        # One lookup: setdefault hands back this very float only when doc is new.
+        if retrieved.setdefault(doc, value) is not value:
+            first = text.first(qid, doc)
+            problem = f"{doc!r} retrieved twice for query {qid!r} (first on line {first})"
             raise InputError.at(path, line, "docno", problem)
-        first[key] = line
-        scores.setdefault(key[0], {})[key[1]] = float(score)
-        tag = _text(last)
     return TrecRun(scores, tag)
 
 
@@ -103,10 +125,15 @@ def rank_run(scores: Mapping[str, Mapping[str, float]]) -> dict[str, tuple[str, 
     with ``pytrec_eval``, ``b`` ranks above ``a`` and ``9`` above ``10`` at equal scores).
     Python compares ``str`` by code point, which is UTF-8 byte order.
     """
-    return {
-        qid: tuple(doc for doc, _ in sorted(docs.items(), key=_score_then_id, reverse=True))
-        for qid, docs in scores.items()
-    }
+    return {qid: _ranked(docs) for qid, docs in scores.items()}
+
+
+def _ranked(docs: Mapping[str, float]) -> tuple[str, ...]:
+    # Ids in descending order, then a stable sort by descending score: equal scores keep
+    # the descending ids (``reverse`` keeps a sort stable). Both keys are C calls.
+    order = sorted(docs, reverse=True)
+    order.sort(key=docs.__getitem__, reverse=True)
+    return tuple(order)
 
 
 def qrels_text(qrels: Mapping[str, Mapping[str, int]]) -> str:
@@ -158,30 +185,49 @@ def write_scored_run(
     Path(path).write_text("".join(lines), encoding="utf-8")
 
 
-def _records(path: str | Path, columns: Sequence[str]) -> list[tuple[int, list[bytes]]]:
-    # One reader for every command: gzip, a byte-order mark and CRLF as the dataset loader.
-    data = read_text(path).encode("utf-8")
-    records: list[tuple[int, list[bytes]]] = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        fields = raw.split()  # bytes split on ASCII whitespace only, like C's isspace
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        if len(fields) != len(columns):
-            problem = (
-                f"expected {len(columns)} whitespace-separated columns "
-                f"({' '.join(columns)}), found {len(fields)}"
-            )
-            raise InputError.at(path, number, None, problem)
-        records.append((number, fields))
-    return records
+class _Text:
+    """A TREC file's lines, and how to split one into its fields.
+
+    Fields are split on ASCII whitespace, as C's ``isspace`` splits them. ``str.split``
+    splits there too, and also at Unicode spaces and at ``\\x1c``-``\\x1f``: an ASCII text
+    without those is split as text, any other as UTF-8 bytes, each field then decoded.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        # One reader for every command: gzip, a byte-order mark and CRLF as the dataset loader.
+        self.path = path
+        text = read_text(path)
+        self.wide = not text.isascii() or any(c in text for c in _SEPARATORS)
+        self.comments = "#" in text
+        self.lines: Sequence[str] | Sequence[bytes]
+        self.split: Callable[[Any], list[str]]
+        if self.wide:
+            self.lines = text.encode("utf-8").split(b"\n")
+            self.split = _decoded_fields
+        else:
+            self.lines = text.split("\n")
+            self.split = str.split
+
+    def skip(self, fields: list[str], line: int, columns: Sequence[str]) -> None:
+        """Pass over a blank or ``#`` line; a line of the wrong width is an error."""
+        if not fields or fields[0].startswith("#"):
+            return
+        problem = (
+            f"expected {len(columns)} whitespace-separated columns "
+            f"({' '.join(columns)}), found {len(fields)}"
+        )
+        raise InputError.at(self.path, line, None, problem)
+
+    def first(self, qid: str, doc: str) -> int:
+        """The line where ``doc`` first appears for ``qid`` (looked up on the error path)."""
+        for line, fields in enumerate(map(self.split, self.lines), 1):
+            if len(fields) > 2 and fields[0] == qid and fields[2] == doc:
+                return line
+        raise AssertionError(f"{doc!r} of {qid!r} is not in {self.path}")
 
 
-def _text(field: bytes) -> str:
-    return field.decode("utf-8")
-
-
-def _score_then_id(item: tuple[str, float]) -> tuple[float, str]:
-    return item[1], item[0]
+def _decoded_fields(raw: bytes) -> list[str]:
+    return [field.decode("utf-8") for field in raw.split()]
 
 
 def field_problem(value: str) -> str | None:

@@ -48,6 +48,9 @@ def test_a_small_suite_reports_every_row(tmp_path: Path) -> None:
     assert "dense exact top-k per query" in whats
     assert "index memory per chunk" in whats
     assert "hybrid, a tenant among 100" in whats
+    (command,) = [r for r in report["rows"] if r["what"] == "ragward metrics, the whole command"]
+    assert command["ratio"] > 0
+    assert "peak memory" in command["note"]
     (grid,) = [r for r in report["rows"] if r["anchor_name"] == "rebuilding per setting"]
     assert "answers identical" in grid["note"]
     assert grid["ratio"] < 1.0  # reuse is faster than rebuilding, even on a small set

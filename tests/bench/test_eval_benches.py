@@ -35,3 +35,12 @@ def test_metrics_bench_agrees_with_pytrec_eval_and_reports(
     assert metrics_speed.main(argv) == 0
     assert "agree within 1e-9: yes" in (tmp_path / "metrics.md").read_text()
     capsys.readouterr()
+
+
+def test_metrics_commands_print_the_same_and_are_measured_apart() -> None:
+    figures = metrics_speed.measure_commands(50, 20, 1)["rows"]
+    assert set(figures) == {"ragward metrics", "pytrec_eval command"}
+    for seconds, peak in figures.values():
+        # each child's own peak: an interpreter is some MiB, far from the parent's
+        assert seconds > 0
+        assert 2**20 < peak < 2**30

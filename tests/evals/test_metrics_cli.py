@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ragward.cli import main as ragward_main
-from ragward.errors import InvalidArgument
+from ragward.errors import InputError, InvalidArgument
 from ragward.evals.metrics_cli import main
 from ragward.evals.trec import rank_run, read_qrels, read_run, write_run
 
@@ -96,6 +96,20 @@ BAD_INPUTS = [  # (file, content, what the one line must say)
     ("qrels", "q1 0 a 1\nq1 0 b\n", "qrels.txt line 2: expected 4 whitespace-separated"),
     ("qrels", "q1 0 a 1\n\nq1 0 b 1.5\n", "qrels.txt line 3: field 'rel': not an integer '1.5'"),
     ("qrels", "q1 0 a 1\nq1 0 a 0\n", "qrels.txt line 2: field 'docno': 'a' judged twice"),
+    # float() and int() read these; the TREC grammar does not (ASCII and non-ASCII files)
+    ("run", "q1 Q0 a 1 1_0 t\n", "run.txt line 1: field 'score': not a number '1_0'"),
+    ("run", "q1 Q0 \u00e9 1 1_0 t\n", "run.txt line 1: field 'score': not a number '1_0'"),
+    ("run", "q1 Q0 a 1 \u0661 t\n", "run.txt line 1: field 'score': not a number '\u0661'"),
+    ("run", "q1 Q0 a 1 -NaN t\n", "run.txt line 1: field 'score': not a number '-NaN'"),
+    ("qrels", "q1 0 a 1_0\n", "qrels.txt line 1: field 'rel': not an integer '1_0'"),
+    ("qrels", "q1 0 a \u0661\n", "qrels.txt line 1: field 'rel': not an integer '\u0661'"),
+    # the first line is named, whether the query's lines are together or not
+    (
+        "run",
+        "q1 Q0 a 1 1 t\nq2 Q0 a 1 1 t\nq1 Q0 a 2 0 t\n",
+        "retrieved twice for query 'q1' (first on line 1)",
+    ),
+    ("run", "# c\nq1 Q0 a 1 1 t\n# q1 Q0 a 1 1 t\nq1 Q0 a 2 0 t\n", "(first on line 2)"),
 ]
 
 
@@ -166,3 +180,19 @@ def test_write_run_refuses_what_trec_eval_would_misread(
 ) -> None:
     with pytest.raises(InvalidArgument):
         write_run(tmp_path / "run.txt", rankings)
+
+
+def test_fields_split_where_c_isspace_splits(tmp_path: Path) -> None:
+    # U+00A0 and U+2003 are spaces to str.split, \x1c-\x1f too; to trec_eval (C isspace on
+    # bytes) they are part of a field. An ASCII file without them is split as text.
+    ids = ["a\u00a0b", "c\u2003d", "e\x1cf", "g\x1fh"]
+    for doc in ids:
+        run = tmp_path / "run.txt"
+        run.write_text(f"q1 Q0 {doc} 1 2.5 t\r\nq1\tQ0 plain 2 -inf t\x0b\n", encoding="utf-8")
+        assert read_run(run).scores == {"q1": {doc: 2.5, "plain": float("-inf")}}
+        qrels = tmp_path / "qrels.txt"
+        qrels.write_text(f"q1 0 {doc} +1\fq1 0 plain -1\n", encoding="utf-8")
+        with pytest.raises(InputError, match="expected 4"):
+            read_qrels(qrels)  # \f is C whitespace, not a line break: 8 fields on one line
+        qrels.write_text(f"q1 0 {doc} +1\nq1 0 plain -1\n", encoding="utf-8")
+        assert read_qrels(qrels) == {"q1": {doc: 1, "plain": -1}}

@@ -22,7 +22,7 @@ import pytrec_eval
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragward.evals.measures import evaluate_run, parse_measures
+from ragward.evals.measures import evaluate_run, evaluate_scores, parse_measures
 from ragward.evals.metrics_cli import main
 from ragward.evals.trec import rank_run, read_run, write_qrels, write_scored_run
 
@@ -74,7 +74,10 @@ def check(qrels: Qrels, run: Run) -> None:
         for name in NAMES:
             assert ours.per_query[qid][name] == pytest.approx(values[name], abs=1e-9), (qid, name)
     for complete in (False, True):
-        summary = evaluate_run(MEASURES, qrels, rankings, complete=complete).summary
+        listed = evaluate_run(MEASURES, qrels, rankings, complete=complete)
+        # from scores, without ranking every document: the very same floats
+        assert evaluate_scores(MEASURES, qrels, run, complete=complete) == listed
+        summary = listed.summary
         want = expected_summary(qrels, expected, complete)
         assert summary == pytest.approx(want, abs=1e-9), complete
     check_recip_rank_cut(qrels, run, rankings)
