@@ -137,10 +137,30 @@ def policy_of(policy: Policy) -> RetrievalPolicy:
     )
 
 
-def result_of(result: RetrievalResult) -> Result:
-    """The kit's result for a reference result."""
+def result_of(
+    result: RetrievalResult, memo: dict[int, tuple[Chunk, dict[float | str, Hit]]] | None = None
+) -> Result:
+    """The kit's result for a reference result; ``memo`` keeps each chunk's hits by score
+    for the next result that holds it (an entry keeps its chunk, so no other chunk can
+    take its id while it lives)."""
+    if memo is None:
+        hits = tuple(hit_of(s) for s in result.chunks)
+    else:
+        found = []
+        for scored in result.chunks:
+            chunk = scored.chunk
+            known = memo.get(id(chunk))
+            if known is None:
+                known = memo[id(chunk)] = (chunk, {})
+            # 0.0 and -0.0 are one key of a dict, not one score
+            score: float | str = scored.score if scored.score else repr(scored.score)
+            hit = known[1].get(score)
+            if hit is None:
+                hit = known[1][score] = hit_of(scored)
+            found.append(hit)
+        hits = tuple(found)
     return Result(
-        hits=tuple(hit_of(s) for s in result.chunks),
+        hits=hits,
         considered=result.considered,
         excluded_by_entitlement=result.excluded_by_entitlement,
         excluded_by_freshness=result.excluded_by_freshness,
@@ -206,7 +226,8 @@ class ReferenceSystem:
         lexical = tuple(cut(stage.lexical, limit, unit)) if narrow.mode != "dense" else ()
         dense = tuple(cut(stage.dense, limit, unit)) if narrow.mode != "lexical" else ()
         return result_of(
-            self.retriever.finish(replace(stage, lexical=lexical, dense=dense), narrow)
+            self.retriever.finish(replace(stage, lexical=lexical, dense=dense), narrow),
+            stage.memo.setdefault("hits", {}),
         )
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:

@@ -289,20 +289,31 @@ def _check_staged(
 
 
 def _read(result: Result, question: Question, current: Mapping[tuple[str, str], Doc]) -> Answer:
-    ranking: list[str] = []
+    # Documents by first occurrence; each (document, version) checked once.
+    ranking = tuple(dict.fromkeys(hit.doc_id for hit in result.hits))
+    allowed: dict[tuple[str, int], bool] = {}
     leaked: list[str] = []
     for hit in result.hits:
-        if hit.doc_id not in ranking:
-            ranking.append(hit.doc_id)
-        doc = current.get((question.asker.tenant, hit.doc_id))
-        stale = (
-            doc is not None
-            and question.max_stale_ticks is not None
-            and question.now_tick - doc.updated_tick > question.max_stale_ticks
-        )
-        if doc is None or doc.version != hit.version or not visible(doc, question.asker) or stale:
+        key = (hit.doc_id, hit.version)
+        ok = allowed.get(key)
+        if ok is None:
+            ok = allowed[key] = _allowed(
+                current.get((question.asker.tenant, hit.doc_id)), hit, question
+            )
+        if not ok:
             leaked.append(hit.chunk_id)
-    return Answer(tuple(ranking), tuple(leaked), result.hits)
+    return Answer(ranking, tuple(leaked), result.hits)
+
+
+def _allowed(doc: Doc | None, hit: Hit, question: Question) -> bool:
+    """Whether ``hit`` may answer ``question``: its document is current at that version,
+    visible to the asker and fresh enough."""
+    if doc is None or doc.version != hit.version or not visible(doc, question.asker):
+        return False
+    return (
+        question.max_stale_ticks is None
+        or question.now_tick - doc.updated_tick <= question.max_stale_ticks
+    )
 
 
 def _ground(

@@ -15,7 +15,7 @@ import math
 from array import array
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -76,7 +76,7 @@ class BM25Index:
         self._pending: dict[str, tuple[array[int], array[float]]] = {}
         self._frozen: dict[str, tuple[Rows, Counts]] = {}
         self._lengths = Column(np.float64)
-        self.cached_postings = 0
+        self.cached_bytes = 0
         self.postings = 0
 
     def add(self, row: int, tokens: list[str]) -> None:
@@ -116,7 +116,7 @@ class BM25Index:
     def forget_views(self) -> None:
         """Drop the budget held by cached views (the namespace calls this on every write,
         when it drops the views themselves)."""
-        self.cached_postings = 0
+        self.cached_bytes = 0
 
     def score(
         self,
@@ -132,52 +132,53 @@ class BM25Index:
         not (the audit counts need them).
 
         ``memo`` keeps what depends on ``eligible`` alone from one call to the next: ``N``,
-        ``avgdl``, and for each term its eligible rows with their score at query frequency 1
-        (what bm25s computes once at indexing, here once per view). The caller passes the
-        same dict only while ``eligible`` and the postings are unchanged. Cached postings
-        are bounded by half the postings held, over all views, until the next write.
+        ``avgdl``, and for each term (at each query frequency asked) its eligible rows with
+        their share of the score (what bm25s computes once at indexing, here once per
+        view). The caller passes the same dict only while ``eligible`` and the postings are
+        unchanged. What the views cache, over all of them until the next write, is bounded
+        by the bytes of the postings themselves (:attr:`budget`); a term whose rows are all
+        eligible shares its postings' rows and caches its shares alone.
         Work is proportional to the postings of the query's terms, plus one pass over the
         row masks.
         """
         n_rows = eligible.size
         memo = {} if memo is None else memo
-        scores = np.zeros(n_rows)
-        matched = np.zeros(n_rows, dtype=np.bool_)
         if "n_eligible" not in memo:
             memo["n_eligible"] = n_eligible = int(np.count_nonzero(eligible))
             # Lengths are integers, so this sum is exact and avgdl is independent of row order.
             memo["avgdl"] = float(self.lengths()[eligible].sum()) / max(n_eligible, 1)
             memo["terms"] = {}
-        cache: dict[str, _TermScores] = memo["terms"]
+        cache: dict[tuple[str, int], _TermScores] = memo["terms"]
         hits, shares, others = [], [], []
         # Sorted so that each row's sum is accumulated in the same order in every process.
         for term, query_frequency in sorted(Counter(query_tokens).items()):
-            known = cache.get(term) if query_frequency == 1 else None
+            known = cache.get((term, query_frequency))
             if known is None:
                 rows, counts = self._postings(term)
                 if not rows.size:
                     continue
                 known = self._term_scores(query_frequency, rows, counts, eligible, live, memo)
-                if query_frequency == 1 and self.cached_postings + rows.size <= self.budget:
-                    cache[term] = known
-                    self.cached_postings += rows.size
+                cost = known.shares.nbytes + known.others.nbytes
+                cost += 0 if known.rows is rows else known.rows.nbytes
+                if self.cached_bytes + cost <= self.budget:
+                    cache[term, query_frequency] = known
+                    self.cached_bytes += cost
             hits.append(known.rows)
             shares.append(known.shares)
             others.append(known.others)
         if not hits:
-            return scores, matched
+            return np.zeros(n_rows), np.zeros(n_rows, dtype=np.bool_)
         hit = np.concatenate(hits)
-        if hit.size:
-            # bincount adds in input order: each row's sum runs over the terms in sorted
-            # order from 0.0, the same in every process and wherever the row sits.
-            scores = np.bincount(hit, weights=np.concatenate(shares), minlength=n_rows).astype(
-                np.float64, copy=False
-            )
+        # bincount adds in input order: each row's sum runs over the terms in sorted order
+        # from 0.0, the same in every process and wherever the row sits.
+        # (with weights, bincount's result is float64)
+        scores = cast(Floats, np.bincount(hit, weights=np.concatenate(shares), minlength=n_rows))
         # Every share is positive, so the scored rows are those with a score; marking
         # them from the scores is one pass over the rows instead of one write per posting.
         if hit.size > n_rows // 8:
-            np.greater(scores, 0.0, out=matched)
+            matched = scores > 0.0
         else:
+            matched = np.zeros(n_rows, dtype=np.bool_)
             matched[hit] = True
         matched[np.concatenate(others)] = True
         matched &= live
@@ -185,8 +186,9 @@ class BM25Index:
 
     @property
     def budget(self) -> int:
-        """How many postings the views may cache between two writes."""
-        return self.postings // 2 + 4096
+        """How many bytes the views may cache between two writes: as many as the postings
+        take (8 bytes each), and 4 KiB."""
+        return 8 * self.postings + 4096
 
     def _term_scores(
         self,
@@ -199,8 +201,11 @@ class BM25Index:
     ) -> _TermScores:
         """One term's eligible rows with their share of the score, and its other live rows."""
         keep = eligible[rows]
-        others = rows[~keep & live[rows]]
-        counts, rows = counts[keep], rows[keep]
+        if keep.all():  # the usual case: the asker sees every row holding the term
+            others = _NO_ROWS
+        else:
+            others = rows[~keep & live[rows]]
+            counts, rows = counts[keep], rows[keep]
         df = rows.size
         if df == 0:
             return _TermScores(rows, np.zeros(0), others)

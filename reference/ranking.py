@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +27,15 @@ class Scored:
 
 def ranked(items: Iterable[Scored]) -> list[Scored]:
     """Sort by descending score, ties by ascending ``chunk_id``."""
-    return sorted(items, key=lambda s: (-s.score, s.chunk.chunk_id))
+    # By chunk_id, then a stable sort by descending score (``reverse`` keeps a sort
+    # stable): equal scores stay in chunk_id order. Both keys are C calls.
+    order = sorted(items, key=_CHUNK_ID)
+    order.sort(key=_SCORE, reverse=True)
+    return order
+
+
+_CHUNK_ID = attrgetter("chunk.chunk_id")
+_SCORE = attrgetter("score")
 
 
 def top_rows(
@@ -43,11 +52,35 @@ def top_rows(
     """
     if rows.size > limit:
         row_scores = scores[rows]
+        if rows.size >= _BOUNDED * limit:
+            rows, row_scores = _at_least_bound(rows, row_scores, limit)
         threshold = np.partition(row_scores, rows.size - limit)[rows.size - limit]
         rows = rows[row_scores >= threshold]
     keyed = zip(scores[rows].tolist(), rows.tolist(), strict=True)
     best = sorted((-score, chunks[row].chunk_id, row) for score, row in keyed)
     return [entry[-1] for entry in best[:limit]]
+
+
+#: Above this many rows per place, :func:`top_rows` first drops what cannot place.
+_BOUNDED = 32
+
+
+def _at_least_bound(
+    rows: npt.NDArray[np.intp], row_scores: npt.NDArray[np.float64], limit: int
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """The rows that may be among the ``limit`` best, found without a partition of all.
+
+    Cut the rows into at least ``limit`` blocks and take each block's maximum: the
+    ``limit``-th largest maximum is a lower bound of the ``limit``-th largest score (that
+    many blocks each hold a score at least that large), so every row scoring at least the
+    last place's score, ties included, scores at least the bound and is kept.
+    Comparisons only: no score is changed.
+    """
+    width = rows.size // (4 * limit)
+    maxima = np.maximum.reduceat(row_scores, np.arange(0, rows.size, width))
+    bound = np.partition(maxima, maxima.size - limit)[maxima.size - limit]
+    keep = row_scores >= bound
+    return rows[keep], row_scores[keep]
 
 
 def document_prefix(doc_ids: Sequence[str], limit: int) -> int:

@@ -8,6 +8,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -171,6 +172,11 @@ class FirstStage:
     excluded_by_entitlement: int = 0
     excluded_by_freshness: int = 0
     reranked: dict[int, dict[str, float]] = field(default_factory=dict, compare=False, repr=False)
+    #: What finishing this stage under one setting computed that another setting can reuse,
+    #: keyed by everything it depends on: the fused candidates (by mode of fusion, ``k``
+    #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
+    #: converted hits).
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 class _Remembered:
@@ -411,11 +417,14 @@ class AuthorizedRetriever:
                 statistics = eligible & lexical_rows
                 scores, hit = namespace.lexical.score(tokenize(query), statistics, live, view.memo)
                 matched |= hit
-                lexical = self._top(namespace, scores, statistics, policy)
+                # Every share is positive and none falls outside the statistics' rows: the
+                # rows to rank are those with a score.
+                lexical = self._top(namespace, scores, np.flatnonzero(scores), policy)
             if query_vector is not None:
                 scores = namespace.vectors.cosine(query_vector)
                 matched |= live & dense_rows & (scores > 0.0)
-                dense = self._top(namespace, scores, eligible & dense_rows, policy)
+                rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))
+                dense = self._top(namespace, scores, rows, policy)
             hidden = matched & ~visible
             stale = matched & visible & ~eligible
             return FirstStage(
@@ -432,13 +441,15 @@ class AuthorizedRetriever:
     def _top(
         namespace: Namespace,
         scores: npt.NDArray[np.float64],
-        eligible: npt.NDArray[np.bool_],
+        rows: npt.NDArray[np.intp],
         policy: RetrievalPolicy,
     ) -> tuple[Scored, ...]:
-        rows = np.flatnonzero(eligible & (scores > 0.0))
+        """The best of ``rows`` (those that may rank: eligible, with a positive score)."""
         top = top_rows_by_document if policy.limit_unit == "documents" else top_rows
         best = top(rows, scores, namespace.chunks, policy.candidate_limit)
-        return tuple(Scored(namespace.chunks[i], float(scores[i])) for i in best)
+        chunks = namespace.chunks
+        values = scores[best].tolist()
+        return tuple(Scored(chunks[i], score) for i, score in zip(best, values, strict=True))
 
     def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
         """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""
@@ -446,12 +457,28 @@ class AuthorizedRetriever:
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]
-            fuse = (
-                document_rank_fusion if policy.limit_unit == "documents" else reciprocal_rank_fusion
+            # Fusion reads positions and chunks only: the same chunks in the same order fuse
+            # to the same candidates. The entry keeps the rankings, so no id in its key can
+            # be taken by another chunk while it lives.
+            key = (
+                "fused",
+                policy.limit_unit,
+                policy.rrf_k,
+                policy.candidate_limit,
+                tuple(tuple(id(s.chunk) for s in r) for r in rankings),
             )
-            candidates = cut(
-                fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
-            )
+            known = first.memo.get(key)
+            if known is None:
+                fuse = (
+                    document_rank_fusion
+                    if policy.limit_unit == "documents"
+                    else reciprocal_rank_fusion
+                )
+                fused = cut(
+                    fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
+                )
+                known = first.memo[key] = (rankings, fused)
+            candidates = list(known[1])
         else:
             candidates = list(first.lexical if policy.mode == "lexical" else first.dense)
         final: list[Scored]

@@ -260,8 +260,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "visible-not-fresh-in-dense",
         "reference/retriever.py",
-        "dense = self._top(namespace, scores, eligible & dense_rows, policy)",
-        "dense = self._top(namespace, scores, visible & dense_rows, policy)",
+        "rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))",
+        "rows = np.flatnonzero(visible & dense_rows & (scores > 0.0))",
         "The dense stage filters entitlement but forgets the freshness contract.",
         ("isolation", "PRE-001", "PRE-005", "STAT-001"),
     ),

@@ -76,14 +76,16 @@ def _only_open() -> AuthorizedRetriever:
     return retriever
 
 
-def test_cached_postings_stay_within_their_budget() -> None:
+def test_cached_views_stay_within_their_budget() -> None:
     retriever = _retriever(300)
     namespace = retriever._namespaces["t"]
     lexical = namespace.lexical
     for clearance in ("public", "internal", "confidential", "restricted"):
         for i in range(300):
             _scores(retriever, f"ledger w{i}", Principal("u", "t", clearance))
-    assert 0 < lexical.cached_postings <= lexical.budget
+    assert 0 < lexical.cached_bytes <= lexical.budget
+    cached = sum(len(view.memo["terms"]) for view in namespace._views.values())
+    assert cached < 4 * 302  # the budget was reached: some terms are scored afresh
     retriever.delete("t", "d0")
-    assert lexical.cached_postings == 0
+    assert lexical.cached_bytes == 0
     assert np.count_nonzero(namespace.live()) == 299
