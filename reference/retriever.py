@@ -417,9 +417,10 @@ class AuthorizedRetriever:
                 statistics = eligible & lexical_rows
                 scores, hit = namespace.lexical.score(tokenize(query), statistics, live, view.memo)
                 matched |= hit
-                # Every share is positive and none falls outside the statistics' rows: the
-                # rows to rank are those with a score.
-                lexical = self._top(namespace, scores, np.flatnonzero(scores), policy)
+                # Every share is positive: the rows to rank are the eligible rows with a
+                # score (eligibility checked here again, whatever the scorer returned).
+                rows = np.flatnonzero(scores)
+                lexical = self._top(namespace, scores, rows[statistics[rows]], policy)
             if query_vector is not None:
                 scores = namespace.vectors.cosine(query_vector)
                 matched |= live & dense_rows & (scores > 0.0)

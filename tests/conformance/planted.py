@@ -145,9 +145,9 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "fused-pool-uncut",
         "reference/retriever.py",
-        "            candidates = cut(\n                fuse(rankings, k=policy.rrf_k), "
-        "policy.candidate_limit, policy.limit_unit\n            )\n",
-        "            candidates = fuse(rankings, k=policy.rrf_k)\n",
+        "                fused = cut(\n                    fuse(rankings, k=policy.rrf_k), "
+        "policy.candidate_limit, policy.limit_unit\n                )\n",
+        "                fused = fuse(rankings, k=policy.rrf_k)\n",
         "The fused list is not cut at ``candidate_limit``: rerank reorders up to twice as many.",
         ("FUS-005", "DEPTH-001"),
     ),
