@@ -155,7 +155,7 @@ def measure_commands(queries: int, docs: int, repeat: int) -> dict[str, Any]:
         write_qrels(qrels_path, qrels)
         write_scored_run(run_path, run)
         files = [str(qrels_path), str(run_path)]
-        ours = [sys.executable, "-m", "ragward.evals.metrics_cli", *files]
+        ours = [sys.executable, "-m", "ragward", "metrics", *files]  # what a user types
         ours += [f"-m{n}" for n in NAMES]
         commands = {"ragward metrics": ours}
         if importlib.util.find_spec("pytrec_eval") is not None:

@@ -7,12 +7,6 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ragward import __version__
-from ragward.conform import add_conform_parser
-from ragward.engines.command import add_engines_parser
-from ragward.evals.eval_command import add_eval_parser
-from ragward.evals.gate import add_gate_parser
-from ragward.evals.metrics_cli import add_metrics_parser
-from ragward.evals.tune import add_tune_parser
 from ragward.exits import run_guarded
 
 __all__ = ["main"]
@@ -32,6 +26,14 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    # Imported here: a command that does not need them (metrics) does not load them.
+    from ragward.conform import add_conform_parser
+    from ragward.engines.command import add_engines_parser
+    from ragward.evals.eval_command import add_eval_parser
+    from ragward.evals.gate import add_gate_parser
+    from ragward.evals.metrics_cli import add_metrics_parser
+    from ragward.evals.tune import add_tune_parser
+
     parser = argparse.ArgumentParser(
         prog="ragward",
         description="Conformance and evaluation suite for authorized hybrid retrieval.",
@@ -62,6 +64,14 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand and return its exit code (the table in :mod:`ragward.exits`): a
     user error prints one line and returns 2, Ctrl-C returns 130, a crash returns 3."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["metrics"]:
+        # trec_eval's job, often run in loops: its own parser (the same arguments and
+        # messages), without importing the rest of ragward.
+        from ragward.evals.metrics_cli import parse_arguments, run_metrics
+
+        metrics = parse_arguments(argv[1:])
+        return run_guarded("metrics", lambda: run_metrics(metrics))
     parser = _parser()
     args, options = parser.parse_known_args(argv)
     if options and args.command != "bench":

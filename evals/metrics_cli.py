@@ -50,6 +50,7 @@ DEFAULT_MEASURES = (
 )
 _SUMMARY_ONLY = ("runid", "num_q")  # trec_eval prints these on the ``all`` lines only
 _MAX_DIGITS = 17
+_DESCRIPTION = "Score RUN against QRELS with trec_eval's semantics and output format."
 
 
 def add_metrics_parser(commands: Any) -> None:
@@ -57,7 +58,7 @@ def add_metrics_parser(commands: Any) -> None:
     metrics = commands.add_parser(
         "metrics",
         help="score a TREC run against qrels, printed as trec_eval prints",
-        description="Score RUN against QRELS with trec_eval's semantics and output format.",
+        description=_DESCRIPTION,
     )
     _add_arguments(metrics)
     metrics.set_defaults(run=run_metrics)
@@ -139,15 +140,18 @@ def metrics_lines(
     return lines
 
 
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments of ``ragward metrics``; a usage error exits 2 (argparse's way)."""
+    parser = argparse.ArgumentParser(prog="ragward metrics", description=_DESCRIPTION)
+    _add_arguments(parser)
+    return parser.parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ragward metrics`` on ``argv``; exit codes as :mod:`ragward.exits` says (a
     user error prints one line and returns 2)."""
-    parser = argparse.ArgumentParser(
-        prog="ragward metrics", description="Score a TREC run against qrels, as trec_eval."
-    )
-    _add_arguments(parser)
     try:
-        args = parser.parse_args(argv)
+        args = parse_arguments(argv)
     except SystemExit as exit_:  # --help, or a usage error argparse already reported
         return exit_.code if isinstance(exit_.code, int) else 2
     return run_guarded("metrics", lambda: run_metrics(args))

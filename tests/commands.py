@@ -131,7 +131,7 @@ COMMANDS = [
     Command("eval", _eval, "ragward.evals.runner:run_grid", "--out", "dir", "results.json"),
     Command("tune", _tune, "ragward.evals.runner:run_grid", "--out", "dir", "tune.json"),
     Command("gate", _gate, "ragward.evals.gate:compare", "--summary", "file"),
-    Command("metrics", _metrics, "ragward.evals.metrics_cli:evaluate_run"),
+    Command("metrics", _metrics, "ragward.evals.metrics_cli:evaluate_scores"),
     Command("conform", _conform, "ragward.conform:_run", "--json", "file"),
     Command("engines", _engines, "ragward.engines.matrix:write_matrix", "--out", "dir"),
     Command("bench", _bench, "ragward.bench.system:run_system_bench", "--out", "dir"),

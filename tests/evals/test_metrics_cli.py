@@ -5,6 +5,8 @@ Also the TREC readers and writers the command stands on (:mod:`ragward.evals.tre
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,3 +198,29 @@ def test_fields_split_where_c_isspace_splits(tmp_path: Path) -> None:
             read_qrels(qrels)  # \f is C whitespace, not a line break: 8 fields on one line
         qrels.write_text(f"q1 0 {doc} +1\nq1 0 plain -1\n", encoding="utf-8")
         assert read_qrels(qrels) == {"q1": {doc: 1, "plain": -1}}
+
+
+def test_ragward_metrics_loads_neither_the_harness_nor_the_kit() -> None:
+    # a command run in loops: what it imports is its start-up time
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "from ragward.cli import main\n"
+            "try:\n    main(['metrics', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('ragward')))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = loaded.stdout.strip().splitlines()[-1]
+    for heavy in (
+        "ragward.evals.grid",
+        "ragward.evals.runner",
+        "ragward.conformance",
+        "ragward.reference",
+    ):
+        assert f"'{heavy}'" not in modules, heavy
+    assert "'ragward.evals.metrics_cli'" in modules
