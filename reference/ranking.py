@@ -86,13 +86,10 @@ def _at_least_bound(
 def document_prefix(doc_ids: Sequence[str], limit: int) -> int:
     """Length of the longest prefix of ``doc_ids`` holding at most ``limit`` distinct ids:
     where the ``limit + 1``-th distinct id first appears, or the whole sequence."""
-    seen: set[str] = set()
-    for position, doc_id in enumerate(doc_ids):
-        if doc_id not in seen:
-            if len(seen) == limit:
-                return position
-            seen.add(doc_id)
-    return len(doc_ids)
+    distinct = list(dict.fromkeys(doc_ids))  # in order of first appearance
+    if len(distinct) <= limit:
+        return len(doc_ids)
+    return doc_ids.index(distinct[limit])
 
 
 def cut(items: Sequence[Scored], limit: int, unit: str = "chunks") -> list[Scored]:

@@ -154,8 +154,10 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "document-cut-off-by-one",
         "reference/ranking.py",
-        "            if len(seen) == limit:\n",
-        "            if len(seen) > limit:\n",
+        "    if len(distinct) <= limit:\n        return len(doc_ids)\n"
+        "    return doc_ids.index(distinct[limit])\n",
+        "    if len(distinct) <= limit + 1:\n        return len(doc_ids)\n"
+        "    return doc_ids.index(distinct[limit + 1])\n",
         "A document-depth cut that keeps ``limit + 1`` documents.",
         ("DEPTH-001",),
     ),
