@@ -5,9 +5,10 @@
 * Dense with MiniLM: within 0.005 of the same int8 ONNX model run directly with
   onnxruntime, ranked by one matrix product, scored by pytrec_eval.
 
-The slice is the first 100 test queries with every document they judge, plus every
-fourth other document (about 1,400 in all). Skipped, with the reason, when
-``RAGWARD_DATA`` does not hold SciFact; ``.ci/run`` sets it.
+The lexical slice is the first 100 test queries with every document they judge, plus
+every fourth other document (about 1,400 in all); the dense one, which the model embeds
+twice, the first 50 queries with theirs plus every twelfth other (about 480). Skipped,
+with the reason, when ``RAGWARD_DATA`` does not hold SciFact; ``.ci/run`` sets it.
 """
 
 from __future__ import annotations
@@ -47,23 +48,22 @@ def _lines(path: Path) -> Iterator[dict[str, str]]:
             yield json.loads(line)
 
 
-@pytest.fixture(scope="module")
-def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Slice:
+def _slice(tmp_path_factory: pytest.TempPathFactory, asked: int, every: int) -> Slice:
     beir = _scifact()
     qrels: dict[str, dict[str, int]] = {}
     for line in (beir / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]:
         qid, judged_doc, grade = line.split("\t")
         qrels.setdefault(qid, {})[judged_doc] = int(grade)
-    chosen = sorted(qrels, key=int)[:100]
+    chosen = sorted(qrels, key=int)[:asked]
     qrels = {q: qrels[q] for q in chosen}
     judged = {doc for grades in qrels.values() for doc in grades}
     corpus = [
         d
         for n, d in enumerate(_lines(beir / "corpus.jsonl.gz"))
-        if d["_id"] in judged or n % 4 == 0
+        if d["_id"] in judged or n % every == 0
     ]
     queries = {q["_id"]: q["text"] for q in _lines(beir / "queries.jsonl") if q["_id"] in qrels}
-    root = tmp_path_factory.mktemp("scifact-slice")
+    root = tmp_path_factory.mktemp(f"scifact-slice-{asked}")
     (root / "qrels").mkdir()
     with (root / "corpus.jsonl").open("w", encoding="utf-8") as out:
         for doc in corpus:
@@ -77,6 +77,16 @@ def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Slice:
         "query-id\tcorpus-id\tscore\n" + "\n".join(rows) + "\n", encoding="utf-8"
     )
     return root, corpus, queries, qrels
+
+
+@pytest.fixture(scope="module")
+def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Slice:
+    return _slice(tmp_path_factory, asked=100, every=4)
+
+
+@pytest.fixture(scope="module")
+def scifact_small_slice(tmp_path_factory: pytest.TempPathFactory) -> Slice:
+    return _slice(tmp_path_factory, asked=50, every=12)
 
 
 def _ragward(root: Path, tmp_path: Path, embedder: str, mode: str) -> dict[str, float]:
@@ -99,9 +109,9 @@ def test_lexical_reproduces_bm25s(scifact_slice: Slice, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_minilm_dense_reproduces_the_model_run_directly(
-    scifact_slice: Slice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    scifact_small_slice: Slice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root, corpus, queries, qrels = scifact_slice
+    root, corpus, queries, qrels = scifact_small_slice
     docs = minilm_direct([d["title"] + " " + d["text"] for d in corpus])
     asked = list(queries)
     questions = dict(zip(asked, minilm_direct([queries[q] for q in asked]), strict=True))
