@@ -11,8 +11,10 @@ the asker may see, so leakage is measured, not trusted.
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO, cast
 
@@ -31,6 +33,30 @@ __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
 
 #: How many questions per index are answered both ways to check the staged verbs.
 STAGED_CHECKS = 3
+
+#: Allocations between two collections of the youngest generation while a grid runs
+#: (CPython's default is 700); see :func:`_collecting_rarely`.
+GRID_GC_THRESHOLD = 50_000
+
+
+@contextmanager
+def _collecting_rarely() -> Iterator[None]:
+    """Collect cyclic garbage less often while a grid runs, then as before.
+
+    A grid builds millions of small acyclic objects (chunks, hits, answers) that live to
+    its end, and CPython's collector walks every tracked object on each full collection:
+    on the SciFact grid 16 full collections over some five million objects were 26% of
+    the time (28.5 s against 21.1 s with the collector off). With the youngest
+    generation collected every :data:`GRID_GC_THRESHOLD` allocations and the older ones
+    20 times more rarely each, young cycles are still reclaimed and no full collection
+    runs. The thresholds are restored on the way out, whatever happens.
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(GRID_GC_THRESHOLD, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 @dataclass(frozen=True)
@@ -78,6 +104,22 @@ def run_grid(
     stream: TextIO = sys.stderr,
 ) -> GridOutcome:
     """Answer every query and claim of ``splits`` under every setting of ``grid``."""
+    with _collecting_rarely():
+        return _run_grid(
+            dataset, grid, factory, splits=splits, name=name, reuse=reuse, stream=stream
+        )
+
+
+def _run_grid(
+    dataset: Dataset,
+    grid: Grid,
+    factory: Callable[..., Any],
+    *,
+    splits: tuple[str, ...],
+    name: str,
+    reuse: bool,
+    stream: TextIO,
+) -> GridOutcome:
     builder = SystemBuilder(factory, name, grid)
     queries = {q.query_id: q for split in splits for q in dataset.split_queries(split)}
     claims = [c for split in splits for c in dataset.split_claims(split)]
