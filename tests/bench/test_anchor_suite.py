@@ -46,7 +46,9 @@ def test_a_small_suite_reports_every_row(tmp_path: Path) -> None:
     whats = [row["what"] for row in report["rows"]]
     assert "BM25 per query, tidewater" in whats
     assert "dense exact top-k per query" in whats
-    assert "index memory per chunk" in whats
+    memory = [r for r in report["rows"] if r["what"] == "index memory per chunk"]
+    # at the suite's dimensions (384 by default), then at the 96-d, largest scale
+    assert [r["note"].split(", ")[1] for r in memory] == ["384-d", "96-d"]
     assert "hybrid, a tenant among 100" in whats
     (command,) = [r for r in report["rows"] if r["what"] == "ragward metrics, the whole command"]
     assert command["ratio"] > 0
