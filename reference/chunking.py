@@ -25,9 +25,13 @@ _WORD_RE = re.compile(r"\S+")
 BODY_SECTION = "body"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Chunk:
-    """A retrievable span of one version of one document, with its provenance."""
+    """A retrievable span of one version of one document, with its provenance.
+
+    Slotted: an index holds one per row, and a chunk's ``__dict__`` alone was a fifth of
+    the index's memory per chunk at 96-d.
+    """
 
     chunk_id: str
     doc_id: str

@@ -56,7 +56,7 @@ class View:
 @dataclass
 class _DocState:
     version: int
-    rows: list[int]
+    rows: range  # a version's chunks are appended together, and stay together
     deleted: bool = False  # a deleted document keeps its version as a tombstone
 
 
@@ -118,9 +118,7 @@ class Namespace:
         self._append(chunks, tokens, vectors, roles or [BOTH] * len(chunks))
         if state is not None:
             self._kill(state.rows)
-        self.docs[document.doc_id] = _DocState(
-            document.version, list(range(first, len(self.chunks)))
-        )
+        self.docs[document.doc_id] = _DocState(document.version, range(first, len(self.chunks)))
         self._maybe_compact()
 
     def delete(self, doc_id: str) -> bool:
@@ -129,7 +127,7 @@ class Namespace:
         if state is None or state.deleted:
             return False
         self._kill(state.rows)
-        state.rows = []
+        state.rows = range(0)
         state.deleted = True
         self._maybe_compact()
         return True
@@ -167,9 +165,9 @@ class Namespace:
         self._views.clear()
         self.lexical.forget_views()
 
-    def _kill(self, rows: list[int]) -> None:
+    def _kill(self, rows: range) -> None:
         self._forget_views()
-        self._live.view()[rows] = False
+        self._live.view()[rows.start : rows.stop] = False
         self._dead += len(rows)
 
     def _maybe_compact(self) -> None:
@@ -186,8 +184,11 @@ class Namespace:
             self.vectors.matrix()[live],
             [int(roles[i]) for i in live],
         )
+        # Compaction keeps the order of the live rows, so a version's rows stay together.
         for state in self.docs.values():
-            state.rows = [remap[r] for r in state.rows]
+            if state.rows:
+                first = remap[state.rows.start]
+                state.rows = range(first, first + len(state.rows))
         fresh.docs = self.docs
         self.__dict__.update(fresh.__dict__)
 

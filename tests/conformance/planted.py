@@ -180,7 +180,7 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "delete-forgets-version",
         "reference/namespace.py",
-        "        state.rows = []\n        state.deleted = True\n",
+        "        state.rows = range(0)\n        state.deleted = True\n",
         "        del self.docs[doc_id]\n",
         "Delete drops the document's record, tombstone included: an older version written "
         "again after a delete is accepted.",
