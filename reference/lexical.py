@@ -68,12 +68,15 @@ class BM25Index:
     Rows are appended as chunks arrive and are never renumbered here; a deleted row stays
     in its postings and is masked out by the caller (the namespace compacts from time to
     time). A posting is 8 bytes: an int32 row and a float32 count (exact for any count
-    below 2**24). Appends go to typed buffers that are frozen into arrays on the next read.
+    below 2**24). Appends go to one typed buffer per term that is frozen into arrays on the
+next read of the term.
     """
 
     def __init__(self, params: BM25Params | None = None) -> None:
         self.params = params or BM25Params()
-        self._pending: dict[str, tuple[array[int], array[float]]] = {}
+        # Per term, pairs (row, count) one after the other in one int32 buffer: one
+        # object per term of the vocabulary, most of which a corpus holds once or twice.
+        self._pending: dict[str, array[int]] = {}
         self._frozen: dict[str, tuple[Rows, Counts]] = {}
         self._lengths = Column(np.float64)
         self.cached_bytes = 0
@@ -89,16 +92,17 @@ class BM25Index:
         for term, frequency in counted.items():
             pending = self._pending.get(term)
             if pending is None:
-                pending = self._pending[term] = (array("i"), array("f"))
-            pending[0].append(row)
-            pending[1].append(frequency)
+                pending = self._pending[term] = array("i")
+            pending.append(row)
+            pending.append(frequency)
 
     def _postings(self, term: str) -> tuple[Rows, Counts]:
         pending = self._pending.pop(term, None)
         frozen = self._frozen.get(term)
         if pending is not None:
-            rows = np.frombuffer(pending[0], dtype=np.int32)
-            counts = np.frombuffer(pending[1], dtype=np.float32)
+            pairs = np.frombuffer(pending, dtype=np.int32).reshape(-1, 2)
+            rows = pairs[:, 0].copy()
+            counts = pairs[:, 1].astype(np.float32)
             if frozen is not None:
                 rows = np.concatenate((frozen[0], rows))
                 counts = np.concatenate((frozen[1], counts))
