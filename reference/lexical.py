@@ -65,11 +65,11 @@ class _TermScores:
 class BM25Index:
     """Postings of one namespace: for each term, the rows holding it and how often.
 
-        Rows are appended as chunks arrive and are never renumbered here; a deleted row stays
-        in its postings and is masked out by the caller (the namespace compacts from time to
-        time). A posting is 8 bytes: an int32 row and a float32 count (exact for any count
-        below 2**24). Appends go to one typed buffer per term that is frozen into arrays on the
-    next read of the term.
+    Rows are appended as chunks arrive and are never renumbered here; a deleted row stays
+    in its postings and is masked out by the caller (the namespace compacts from time to
+    time). A posting is 8 bytes: an int32 row and a float32 count (exact for any count
+    below 2**24). Appends go to one typed buffer per term, frozen into arrays on the next
+    read of the term.
     """
 
     def __init__(self, params: BM25Params | None = None) -> None:
