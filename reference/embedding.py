@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -42,11 +41,15 @@ class Embedder(Protocol):
         ...
 
 
-@lru_cache(maxsize=1 << 18)
-def _bucket(token: str, dimensions: int) -> tuple[int, float]:
+#: Tokens whose buckets one embedder remembers; past this many it starts afresh.
+_KNOWN_TOKENS = 1 << 18
+
+
+def _bucket(token: str, dimensions: int) -> int:
+    """The token's bucket, as ``index`` for a sign of +1 and ``~index`` for -1."""
     digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
     index = int.from_bytes(digest[:4], "big") % dimensions
-    return index, (1.0 if digest[4] % 2 == 0 else -1.0)
+    return index if digest[4] % 2 == 0 else ~index
 
 
 class HashEmbedder:
@@ -65,6 +68,9 @@ class HashEmbedder:
         if isinstance(dimensions, bool) or not isinstance(dimensions, int) or dimensions < 1:
             raise InvalidArgument(f"HashEmbedder.dimensions must be >= 1, got {dimensions!r}")
         self._dimensions = dimensions
+        # token -> bucket code: one small int per token (a shared cache keyed by token and
+        # dimensions held a key, a pair and a float per token: 2.5 times the bytes)
+        self._buckets: dict[str, int] = {}
 
     @property
     def name(self) -> str:
@@ -76,11 +82,19 @@ class HashEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         out = np.zeros((len(texts), self._dimensions), dtype=np.float64)
+        buckets = self._buckets
         for row, text in enumerate(texts):
             counts = [0.0] * self._dimensions
             for token in tokenize(text):
-                index, sign = _bucket(token, self._dimensions)
-                counts[index] += sign
+                code = buckets.get(token)
+                if code is None:
+                    if len(buckets) >= _KNOWN_TOKENS:
+                        buckets.clear()
+                    code = buckets[token] = _bucket(token, self._dimensions)
+                if code >= 0:
+                    counts[code] += 1.0
+                else:
+                    counts[~code] -= 1.0
             out[row] = counts
         return out
 
