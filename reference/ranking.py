@@ -48,17 +48,25 @@ def top_rows(
 
     A partition finds the score of the last place; only rows scoring at least that much
     (every row tied with the last place included) are sorted, so ties break exactly as
-    :func:`ranked` breaks them without sorting every row.
+    :func:`ranked` breaks them without sorting every row. When no two of those scores are
+    equal, the scores alone give the order and one numpy sort does; otherwise the ids are
+    read and compared.
     """
+    row_scores = scores[rows]
     if rows.size > limit:
-        row_scores = scores[rows]
         if rows.size >= _BOUNDED * limit:
             rows, row_scores = _at_least_bound(rows, row_scores, limit)
         threshold = np.partition(row_scores, rows.size - limit)[rows.size - limit]
-        rows = rows[row_scores >= threshold]
-    keyed = zip(scores[rows].tolist(), rows.tolist(), strict=True)
-    best = sorted((-score, chunks[row].chunk_id, row) for score, row in keyed)
-    return [entry[-1] for entry in best[:limit]]
+        keep = row_scores >= threshold
+        rows, row_scores = rows[keep], row_scores[keep]
+    order = np.argsort(-row_scores, kind="stable")
+    ordered = row_scores[order]
+    if not (ordered[1:] == ordered[:-1]).any():
+        best: list[int] = rows[order[:limit]].tolist()
+        return best
+    keyed = zip(row_scores.tolist(), rows.tolist(), strict=True)
+    tied = sorted((-score, chunks[row].chunk_id, row) for score, row in keyed)
+    return [entry[-1] for entry in tied[:limit]]
 
 
 #: Above this many rows per place, :func:`top_rows` first drops what cannot place.

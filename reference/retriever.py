@@ -450,7 +450,7 @@ class AuthorizedRetriever:
         best = top(rows, scores, namespace.chunks, policy.candidate_limit)
         chunks = namespace.chunks
         values = scores[best].tolist()
-        return tuple(Scored(chunks[i], score) for i, score in zip(best, values, strict=True))
+        return tuple(map(Scored, map(chunks.__getitem__, best), values))
 
     def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
         """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""
