@@ -48,9 +48,8 @@ def top_rows(
 
     A partition finds the score of the last place; only rows scoring at least that much
     (every row tied with the last place included) are sorted, so ties break exactly as
-    :func:`ranked` breaks them without sorting every row. When no two of those scores are
-    equal, the scores alone give the order and one numpy sort does; otherwise the ids are
-    read and compared.
+    :func:`ranked` breaks them without sorting every row. One numpy sort orders them by
+    score; ids are read and compared only within runs of equal scores.
     """
     row_scores = scores[rows]
     if rows.size > limit:
@@ -61,12 +60,20 @@ def top_rows(
         rows, row_scores = rows[keep], row_scores[keep]
     order = np.argsort(-row_scores, kind="stable")
     ordered = row_scores[order]
-    if not (ordered[1:] == ordered[:-1]).any():
-        best: list[int] = rows[order[:limit]].tolist()
-        return best
-    keyed = zip(row_scores.tolist(), rows.tolist(), strict=True)
-    tied = sorted((-score, chunks[row].chunk_id, row) for score, row in keyed)
-    return [entry[-1] for entry in tied[:limit]]
+    best: list[int] = rows[order].tolist()
+    tied = ordered[1:] == ordered[:-1]
+    if tied.any():
+        # Runs of equal scores are put in (chunk_id, row) order; only runs that start
+        # before the last place matter (the run holding it is whole: every row tied with
+        # the last place was kept).
+        starts = np.flatnonzero(np.concatenate(([True], ~tied)))
+        ends = np.append(starts[1:], len(best))
+        runs = ends - starts > 1
+        for start, end in zip(starts[runs].tolist(), ends[runs].tolist(), strict=True):
+            if start >= limit:
+                break
+            best[start:end] = sorted(best[start:end], key=lambda row: (chunks[row].chunk_id, row))
+    return best[:limit]
 
 
 #: Above this many rows per place, :func:`top_rows` first drops what cannot place.
