@@ -210,8 +210,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "ties-by-position",
         "reference/ranking.py",
-        "(-score, chunks[row].chunk_id, row)",
-        "(-score, chunks[row].doc_id, chunks[row].start_char, row)",
+        "(chunks[row].chunk_id, row))",
+        "(chunks[row].doc_id, chunks[row].start_char, row))",
         "First-stage ties broken by document, then position in it (``d::2`` before ``d::10``), "
         "not by ``chunk_id``.",
         ("DET-001",),
@@ -219,8 +219,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "ties-by-row",
         "reference/ranking.py",
-        "(-score, chunks[row].chunk_id, row)",
-        "(-score, row, row)",
+        "(chunks[row].chunk_id, row))",
+        "(row, row))",
         "First-stage ties left in row order (ingestion order).",
         ("DET-001", "DET-002"),
     ),
