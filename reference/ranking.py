@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -11,10 +11,13 @@ import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
 
-__all__ = ["LIMIT_UNITS", "Scored", "cut", "ranked", "top_rows", "top_rows_by_document"]
+__all__ = ["LIMIT_UNITS", "Scored", "Settle", "cut", "ranked", "top_rows", "top_rows_by_document"]
 
 #: What a limit counts: chunks, or distinct documents (a chunk counts for its document).
 LIMIT_UNITS: tuple[str, ...] = ("chunks", "documents")
+
+#: Makes exact the scores of the rows that may be among the ``limit`` best of ``rows``.
+Settle = Callable[[npt.NDArray[np.intp], int], None]
 
 
 @dataclass(frozen=True)
@@ -133,11 +136,18 @@ def top_rows_by_document(
     scores: npt.NDArray[np.float64],
     chunks: Sequence[Chunk],
     limit: int,
+    settle: Settle | None = None,
 ) -> list[int]:
     """The best of ``rows``, in :func:`top_rows` order, cut as :func:`cut` cuts at document
-    depth: up to the first chunk of the ``limit + 1``-th distinct document."""
+    depth: up to the first chunk of the ``limit + 1``-th distinct document.
+
+    ``settle(rows, want)``, if given, is called before the ``want`` best are read: scores
+    that are only bounds until then (a dense scan's) are made exact where they may place.
+    """
     want = limit
     while True:
+        if settle is not None:
+            settle(rows, want)
         best = top_rows(rows, scores, chunks, want)
         end = document_prefix([chunks[row].doc_id for row in best], limit)
         if end < len(best) or len(best) == rows.size:

@@ -22,7 +22,14 @@ from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusio
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
 from ragward.reference.lexical import BM25Params
 from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace
-from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, top_rows, top_rows_by_document
+from ragward.reference.ranking import (
+    LIMIT_UNITS,
+    Scored,
+    Settle,
+    cut,
+    top_rows,
+    top_rows_by_document,
+)
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
 from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
 
@@ -422,10 +429,12 @@ class AuthorizedRetriever:
                 rows = np.flatnonzero(scores != 0.0)  # a mask: 6x faster than of the floats
                 lexical = self._top(namespace, scores, rows[statistics[rows]], policy)
             if query_vector is not None:
-                scores = namespace.vectors.cosine(query_vector)
+                # One BLAS pass, made exact where a sign or a place depends on it.
+                scan = namespace.vectors.scan(query_vector)
+                scores = scan.scores
                 matched |= live & dense_rows & (scores > 0.0)
                 rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))
-                dense = self._top(namespace, scores, rows, policy)
+                dense = self._top(namespace, scores, rows, policy, scan.settle)
             hidden = matched & ~visible
             stale = matched & visible & ~eligible
             return FirstStage(
@@ -444,10 +453,18 @@ class AuthorizedRetriever:
         scores: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
         policy: RetrievalPolicy,
+        settle: Settle | None = None,
     ) -> tuple[Scored, ...]:
-        """The best of ``rows`` (those that may rank: eligible, with a positive score)."""
-        top = top_rows_by_document if policy.limit_unit == "documents" else top_rows
-        best = top(rows, scores, namespace.chunks, policy.candidate_limit)
+        """The best of ``rows`` (those that may rank: eligible, with a positive score);
+        ``settle(rows, limit)``, if given, first makes exact the scores that may place."""
+        if policy.limit_unit == "documents":
+            best = top_rows_by_document(
+                rows, scores, namespace.chunks, policy.candidate_limit, settle
+            )
+        else:
+            if settle is not None:
+                settle(rows, policy.candidate_limit)
+            best = top_rows(rows, scores, namespace.chunks, policy.candidate_limit)
         chunks = namespace.chunks
         values = scores[best].tolist()
         return tuple(map(Scored, map(chunks.__getitem__, best), values))
