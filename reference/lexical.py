@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -23,7 +24,16 @@ import numpy.typing as npt
 from ragward.errors import InvalidArgument
 from ragward.reference.columns import Column
 
-__all__ = ["BM25Index", "BM25Params"]
+__all__ = [
+    "KERNEL",
+    "BM25Index",
+    "BM25Params",
+    "Buffers",
+    "Gathered",
+    "LexicalTop",
+    "Masks",
+    "count_matched",
+]
 
 Rows = npt.NDArray[np.int32]
 Counts = npt.NDArray[np.float32]
@@ -32,6 +42,15 @@ Mask = npt.NDArray[np.bool_]
 
 _NO_ROWS: Rows = np.zeros(0, dtype=np.int32)
 _NO_COUNTS: Counts = np.zeros(0, dtype=np.float32)
+
+_bm25_top: Callable[..., tuple[int, list[int], list[float], tuple[int, int, int]]] | None
+try:  # the compiled kernel, when the C extension was built (it is optional)
+    from ragward._kernels import bm25_top as _bm25_top
+except ImportError:  # the numpy path: the same floats, without a C compiler at install
+    _bm25_top = None
+
+#: Whether :meth:`Gathered.top` runs the compiled kernel (tests switch it off to compare).
+KERNEL = {"enabled": _bm25_top is not None}
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,140 @@ class _TermScores:
     others: Rows
 
 
+#: A float64 scratch of zeros, one per row, and an int32 buffer one place longer.
+Buffers = tuple[Floats, Rows]
+
+
+@dataclass(frozen=True)
+class Masks:
+    """The row masks of one view that a lexical first stage reads: ``rankable``, the rows
+    BM25 may rank; ``live``, ``visible`` and ``eligible``, for the audit counts; and the
+    four as bytes, as the compiled kernel takes them (made once per view, :meth:`of`)."""
+
+    rankable: Mask
+    live: Mask
+    visible: Mask
+    eligible: Mask
+    as_bytes: tuple[npt.NDArray[np.uint8], ...]
+
+    @classmethod
+    def of(cls, rankable: Mask, live: Mask, visible: Mask, eligible: Mask) -> Masks:
+        masks = (rankable, live, visible, eligible)
+        return cls(*masks, tuple(mask.view(np.uint8) for mask in masks))
+
+
+@dataclass(frozen=True)
+class LexicalTop:
+    """What :meth:`Gathered.top` found: ``scored``, every row with a score; ``rows`` and
+    ``scores``, the best rankable ones in ``(-score, row)`` order, ties with the last
+    place included; ``counts``, the audit counts of the scored rows (considered, hidden,
+    stale)."""
+
+    scored: npt.NDArray[np.integer[Any]]
+    rows: list[int]
+    scores: list[float]
+    counts: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """A query's postings under one view (:meth:`BM25Index.gather`), one entry per term
+    the namespace holds, terms in sorted order: ``rows[i]`` the eligible rows holding
+    term ``i``, ``shares[i]`` the term's share of each one's score; ``others`` the live
+    rows outside the view holding a query term (matched, never scored), possibly
+    repeated; ``n_rows`` the rows of the namespace."""
+
+    rows: list[Rows]
+    shares: list[Floats]
+    others: Rows
+    n_rows: int
+
+    def scores(self) -> Floats:
+        """Every row's score: its shares summed in order from 0.0."""
+        if not self.rows:
+            return np.zeros(self.n_rows)
+        # bincount adds in input order: each row's sum runs over the terms in sorted order
+        # from 0.0, the same in every process and wherever the row sits.
+        # (with weights, bincount's result is float64)
+        return cast(
+            Floats,
+            np.bincount(
+                np.concatenate(self.rows),
+                weights=np.concatenate(self.shares),
+                minlength=self.n_rows,
+            ),
+        )
+
+    def top(self, limit: int, buffers: Buffers, masks: Masks) -> LexicalTop:
+        """The ``limit`` best rows ``masks.rankable`` marks, by ``(-score, row)``, with every
+        row tied with the last place (ties by chunk_id are the caller's: see
+        :func:`~ragward.reference.ranking.break_ties`), every row scored, and the audit
+        counts of the rows scored (:func:`count_matched`).
+
+        The compiled kernel does it in one pass over the hits and one over the rows they
+        reach, whatever the size of the namespace; numpy sums the same shares in the same
+        order (:meth:`scores`) and gives the same floats. ``buffers`` are the namespace's
+        (:meth:`BM25Index.buffers`); ``scored`` may be a view of them, good until the next
+        query.
+        """
+        if KERNEL["enabled"] and _bm25_top is not None:
+            scratch, touched = buffers
+            rankable_bytes, live_bytes, visible_bytes, eligible_bytes = masks.as_bytes
+            count, rows, scores, counts = _bm25_top(
+                self.rows,
+                self.shares,
+                scratch,
+                rankable_bytes,
+                limit,
+                touched,
+                live_bytes,
+                visible_bytes,
+                eligible_bytes,
+            )
+            return LexicalTop(touched[:count], rows, scores, counts)
+        every = self.scores()
+        scored = np.flatnonzero(every != 0.0)  # a mask: 6x faster than of the floats
+        candidates = scored[masks.rankable[scored]]
+        values = every[candidates]
+        if candidates.size > limit:
+            if limit:
+                last = np.partition(values, values.size - limit)[values.size - limit]
+            else:
+                last = np.inf
+            keep = values >= last
+            candidates, values = candidates[keep], values[keep]
+        order = np.argsort(-values, kind="stable")  # candidates ascend: ties by row
+        return LexicalTop(
+            scored,
+            candidates[order].tolist(),
+            values[order].tolist(),
+            count_matched(scored, masks.live, masks.visible, masks.eligible),
+        )
+
+    def matched(self, live: Mask) -> Mask:
+        """The ``live`` rows holding a query term, visible or not."""
+        matched = np.zeros(self.n_rows, dtype=np.bool_)
+        for rows in self.rows:
+            matched[rows] = True
+        matched[self.others] = True
+        matched &= live
+        return matched
+
+
+def count_matched(
+    rows: npt.NDArray[np.integer[Any]], live: Mask, visible: Mask, eligible: Mask
+) -> tuple[int, int, int]:
+    """Of distinct ``rows``: how many are ``live``, how many of those not ``visible``, and
+    how many ``visible`` but not ``eligible`` (the audit counts of the rows matched)."""
+    rows = rows[live[rows]]
+    seen = visible[rows]
+    return (
+        int(rows.size),
+        int(rows.size - np.count_nonzero(seen)),
+        int(np.count_nonzero(seen & ~eligible[rows])),
+    )
+
+
 class BM25Index:
     """Postings of one namespace: for each term, the rows holding it and how often.
 
@@ -81,6 +234,7 @@ class BM25Index:
         self._lengths = Column(np.float64)
         self.cached_bytes = 0
         self.postings = 0
+        self._buffers: Buffers = (np.zeros(0), np.zeros(1, dtype=np.int32))
 
     def add(self, row: int, tokens: list[str]) -> None:
         """Index ``tokens`` (a chunk's terms, in order) under ``row``; rows come in order."""
@@ -133,7 +287,20 @@ class BM25Index:
 
         Returns ``(scores, matched)``: ``scores`` is zero outside ``eligible`` rows that share
         a query term; ``matched`` marks the ``live`` rows that share a query term, visible or
-        not (the audit counts need them).
+        not (the audit counts need them). :meth:`gather` says what ``memo`` keeps.
+        """
+        found = self.gather(query_tokens, eligible, live, memo)
+        return found.scores(), found.matched(live)
+
+    def gather(
+        self,
+        query_tokens: list[str],
+        eligible: Mask,
+        live: Mask,
+        memo: dict[str, Any] | None = None,
+    ) -> Gathered:
+        """The postings of the query's terms under ``eligible``: each eligible row holding a
+        term with its share of the row's score, and the other live rows holding one.
 
         ``memo`` keeps what depends on ``eligible`` alone from one call to the next: ``N``,
         ``avgdl``, and for each term (at each query frequency asked) its eligible rows with
@@ -143,7 +310,7 @@ class BM25Index:
         by the bytes of the postings themselves (:attr:`budget`); a term whose rows are all
         eligible shares its postings' rows and caches its shares alone.
         Work is proportional to the postings of the query's terms, plus one pass over the
-        row masks.
+        row masks per view.
         """
         n_rows = eligible.size
         memo = {} if memo is None else memo
@@ -169,24 +336,17 @@ class BM25Index:
                     self.cached_bytes += cost
             hits.append(known.rows)
             shares.append(known.shares)
-            others.append(known.others)
-        if not hits:
-            return np.zeros(n_rows), np.zeros(n_rows, dtype=np.bool_)
-        hit = np.concatenate(hits)
-        # bincount adds in input order: each row's sum runs over the terms in sorted order
-        # from 0.0, the same in every process and wherever the row sits.
-        # (with weights, bincount's result is float64)
-        scores = cast(Floats, np.bincount(hit, weights=np.concatenate(shares), minlength=n_rows))
-        # Every share is positive, so the scored rows are those with a score; marking
-        # them from the scores is one pass over the rows instead of one write per posting.
-        if hit.size > n_rows // 8:
-            matched = scores > 0.0
-        else:
-            matched = np.zeros(n_rows, dtype=np.bool_)
-            matched[hit] = True
-        matched[np.concatenate(others)] = True
-        matched &= live
-        return scores, matched
+            if known.others.size:
+                others.append(known.others)
+        return Gathered(hits, shares, np.concatenate(others) if others else _NO_ROWS, n_rows)
+
+    def buffers(self, rows: int) -> Buffers:
+        """What :meth:`Gathered.top` works in, kept between queries (the caller holds the
+        retriever's lock): a float64 buffer of ``rows`` zeros, which it leaves zero again,
+        and an int32 buffer of ``rows + 1`` places for the rows reached."""
+        if self._buffers[0].size != rows:
+            self._buffers = (np.zeros(rows), np.zeros(rows + 1, dtype=np.int32))
+        return self._buffers
 
     @property
     def budget(self) -> int:

@@ -11,7 +11,16 @@ import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
 
-__all__ = ["LIMIT_UNITS", "Scored", "Settle", "cut", "ranked", "top_rows", "top_rows_by_document"]
+__all__ = [
+    "LIMIT_UNITS",
+    "Scored",
+    "Settle",
+    "break_ties",
+    "cut",
+    "ranked",
+    "top_rows",
+    "top_rows_by_document",
+]
 
 #: What a limit counts: chunks, or distinct documents (a chunk counts for its document).
 LIMIT_UNITS: tuple[str, ...] = ("chunks", "documents")
@@ -75,8 +84,32 @@ def top_rows(
         for start, end in zip(starts[runs].tolist(), ends[runs].tolist(), strict=True):
             if start >= limit:
                 break
-            best[start:end] = sorted(best[start:end], key=lambda row: (chunks[row].chunk_id, row))
+            _by_chunk_id(best, start, end, chunks)
     return best[:limit]
+
+
+def break_ties(best: list[int], scores: list[float], chunks: Sequence[Chunk], limit: int) -> int:
+    """Put ``best`` (rows in ``(-score, row)`` order, ``scores`` theirs, every row tied with
+    the last of ``limit`` places among them) in :func:`top_rows` order, in place; returns
+    how many of them place (at most ``limit``).
+
+    Only runs of equal scores that start before the last place are sorted, by
+    ``(chunk_id, row)``, as :func:`top_rows` sorts them.
+    """
+    start, size = 0, len(best)
+    while start < limit and start < size - 1:
+        end, score = start + 1, scores[start]
+        while end < size and scores[end] == score:
+            end += 1
+        if end - start > 1:
+            _by_chunk_id(best, start, end, chunks)
+        start = end
+    return min(limit, size)
+
+
+def _by_chunk_id(best: list[int], start: int, end: int, chunks: Sequence[Chunk]) -> None:
+    """Sort the run ``best[start:end]`` of equal scores by chunk id (then row), in place."""
+    best[start:end] = sorted(best[start:end], key=lambda row: (chunks[row].chunk_id, row))
 
 
 #: Above this many rows per place, :func:`top_rows` first drops what cannot place.

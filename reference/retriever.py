@@ -20,12 +20,13 @@ from ragward.reference.documents import Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
-from ragward.reference.lexical import BM25Params
-from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace
+from ragward.reference.lexical import BM25Params, Gathered, Masks, count_matched
+from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace, View
 from ragward.reference.ranking import (
     LIMIT_UNITS,
     Scored,
     Settle,
+    break_ties,
     cut,
     top_rows,
     top_rows_by_document,
@@ -184,6 +185,12 @@ class FirstStage:
     #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
     #: converted hits).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
+    """``("dense",)`` where the policy reads the dense index and the question has no vector
+    (its embedder failed)."""
+    return ("dense",) if policy.mode != "lexical" and vector is None else ()
 
 
 class _Remembered:
@@ -381,6 +388,23 @@ class AuthorizedRetriever:
             self.first_stage(query, principal, now_tick=now_tick, policy=policy), policy
         )
 
+    def retrieve_many(
+        self,
+        queries: Sequence[str],
+        principal: Principal,
+        *,
+        now_tick: int = 0,
+        policy: RetrievalPolicy | None = None,
+    ) -> list[RetrievalResult]:
+        """Answer each of ``queries`` for ``principal`` at ``now_tick`` under ``policy``:
+        what :meth:`retrieve` answers one by one, with the checks, the lock, the asker's
+        view and its masks taken once."""
+        policy = policy or RetrievalPolicy()
+        return [
+            self.finish(first, policy)
+            for first in self.first_stages(queries, principal, now_tick=now_tick, policy=policy)
+        ]
+
     def first_stage(
         self,
         query: str,
@@ -391,61 +415,141 @@ class AuthorizedRetriever:
     ) -> FirstStage:
         """The lexical and dense rankings over the eligible view, each cut at
         ``policy.candidate_limit``, with the audit counts."""
+        return self.first_stages([query], principal, now_tick=now_tick, policy=policy)[0]
+
+    def first_stages(
+        self,
+        queries: Sequence[str],
+        principal: Principal,
+        *,
+        now_tick: int = 0,
+        policy: RetrievalPolicy | None = None,
+    ) -> list[FirstStage]:
+        """:meth:`first_stage` of each of ``queries``, the view taken once."""
         policy = policy or RetrievalPolicy()
         if not isinstance(principal, Principal):
             raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
-        if not isinstance(query, str):
-            raise InvalidArgument(f"query must be a string, got {query!r}")
+        for query in queries:
+            if not isinstance(query, str):
+                raise InvalidArgument(f"query must be a string, got {query!r}")
         if isinstance(now_tick, bool) or not isinstance(now_tick, int):
             raise InvalidArgument(f"now_tick must be an integer, got {now_tick!r}")
-        degraded: list[str] = []
-        query_vector: npt.NDArray[np.float64] | None = None
+        vectors: list[npt.NDArray[np.float64] | None] = [None] * len(queries)
         if policy.mode != "lexical":
-            try:
-                query_vector = check_vectors(
-                    self.embedder.embed([query]), 1, self.embedder.dimensions, self.embedder.name
-                )[0]
-            except Exception:  # a failed embedder degrades the answer, it does not fail it
-                degraded.append("dense")
+            vectors = self._query_vectors(queries)
         with self._lock:
             namespace = self._namespaces.get(principal.tenant)
             if namespace is None or namespace.live_rows == 0:
-                return FirstStage(query, (), (), tuple(degraded))
-            live = namespace.live()
+                return [
+                    FirstStage(query, (), (), _degraded(policy, vector))
+                    for query, vector in zip(queries, vectors, strict=True)
+                ]
             view = namespace.view(principal, now_tick, policy.max_stale_ticks)
-            visible, eligible = view.visible, view.eligible
-            matched = np.zeros(live.size, dtype=np.bool_)
-            lexical: tuple[Scored, ...] = ()
-            dense: tuple[Scored, ...] = ()
-            # Under a split chunking each index reads, and counts, its own rows only.
-            lexical_rows = namespace.read_by(LEXICAL) if namespace.split_roles else live
-            dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
-            if policy.mode != "dense":
-                statistics = eligible & lexical_rows
-                scores, hit = namespace.lexical.score(tokenize(query), statistics, live, view.memo)
-                matched |= hit
-                # Every share is positive: the rows to rank are the eligible rows with a
-                # score (eligibility checked here again, whatever the scorer returned).
-                rows = np.flatnonzero(scores != 0.0)  # a mask: 6x faster than of the floats
-                lexical = self._top(namespace, scores, rows[statistics[rows]], policy)
-            if query_vector is not None:
-                # One BLAS pass, made exact where a sign or a place depends on it.
-                scan = namespace.vectors.scan(query_vector)
-                scores = scan.scores
-                matched |= live & dense_rows & (scores > 0.0)
-                rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))
-                dense = self._top(namespace, scores, rows, policy, scan.settle)
-            hidden = matched & ~visible
-            stale = matched & visible & ~eligible
-            return FirstStage(
-                query,
-                lexical,
-                dense,
-                tuple(degraded),
-                considered=int(np.count_nonzero(matched)),
-                excluded_by_entitlement=int(np.count_nonzero(hidden)),
-                excluded_by_freshness=int(np.count_nonzero(stale)),
+            return [
+                self._first_stage_in(namespace, view, query, vector, policy)
+                for query, vector in zip(queries, vectors, strict=True)
+            ]
+
+    def _query_vectors(self, queries: Sequence[str]) -> list[npt.NDArray[np.float64] | None]:
+        """Each question's vector, or None where the embedder failed (the answer is then
+        degraded, not failed). One call per question: a model may round a question
+        differently in a padded batch, and a batch must answer as one by one does."""
+        embedder = self.embedder
+        vectors: list[npt.NDArray[np.float64] | None] = []
+        for query in queries:
+            try:
+                vectors.append(
+                    check_vectors(embedder.embed([query]), 1, embedder.dimensions, embedder.name)[0]
+                )
+            except Exception:  # a failed embedder degrades the answer, it does not fail it
+                vectors.append(None)
+        return vectors
+
+    def _first_stage_in(
+        self,
+        namespace: Namespace,
+        view: View,
+        query: str,
+        query_vector: npt.NDArray[np.float64] | None,
+        policy: RetrievalPolicy,
+    ) -> FirstStage:
+        """One question's first stage in ``view`` (the caller holds the lock)."""
+        degraded = _degraded(policy, query_vector)
+        live = namespace.live()
+        visible, eligible = view.visible, view.eligible
+        # Rows matched by BM25 (as row numbers, with their audit counts) and by the
+        # dense scan (as a mask).
+        lexical_matched: list[npt.NDArray[np.integer[Any]]] = []
+        counts = (0, 0, 0)
+        dense_matched: npt.NDArray[np.bool_] | None = None
+        lexical: tuple[Scored, ...] = ()
+        dense: tuple[Scored, ...] = ()
+        # Under a split chunking each index reads, and counts, its own rows only.
+        lexical_rows = namespace.read_by(LEXICAL) if namespace.split_roles else live
+        dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
+        if policy.mode != "dense":
+            masks = view.memo.get("masks")
+            if masks is None:
+                masks = view.memo["masks"] = Masks.of(
+                    eligible & lexical_rows, live, visible, eligible
+                )
+            statistics = masks.rankable
+            found = namespace.lexical.gather(tokenize(query), statistics, live, view.memo)
+            top = self._lexical_top(namespace, found, masks, policy)
+            lexical = top[2]
+            lexical_matched = [top[0], found.others]
+            counts = top[1]
+            if found.others.size:
+                # Scored rows are distinct, and disjoint from the other rows holding a
+                # query term (which repeat, one term after another).
+                more = count_matched(np.unique(found.others), live, visible, eligible)
+                counts = (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
+        if query_vector is not None:
+            # One BLAS pass, made exact where a sign or a place depends on it.
+            scan = namespace.vectors.scan(query_vector)
+            scores = scan.scores
+            dense_matched = live & dense_rows & (scores > 0.0)
+            rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))
+            dense = self._top(namespace, scores, rows, policy, scan.settle)
+        if dense_matched is not None:
+            for matched_rows in lexical_matched:
+                dense_matched[matched_rows[live[matched_rows]]] = True
+            hidden = dense_matched & ~visible
+            counts = (
+                int(np.count_nonzero(dense_matched)),
+                int(np.count_nonzero(hidden)),
+                int(np.count_nonzero(dense_matched & visible & ~eligible)),
             )
+        return FirstStage(
+            query,
+            lexical,
+            dense,
+            degraded,
+            considered=counts[0],
+            excluded_by_entitlement=counts[1],
+            excluded_by_freshness=counts[2],
+        )
+
+    def _lexical_top(
+        self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy
+    ) -> tuple[npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[Scored, ...]]:
+        """The rows BM25 scored, their audit counts, and the best of them that may rank
+        (those ``masks.rankable`` marks, whatever the scorer returned), cut at
+        ``policy.candidate_limit``."""
+        chunks = namespace.chunks
+        if policy.limit_unit == "documents":
+            scores = found.scores()
+            # Every share is positive: the rows to rank are the eligible rows with a score.
+            rows = np.flatnonzero(scores != 0.0)  # a mask: 6x faster than of the floats
+            counts = count_matched(rows, masks.live, masks.visible, masks.eligible)
+            ranking = self._top(namespace, scores, rows[masks.rankable[rows]], policy)
+            return rows, counts, ranking
+        limit = policy.candidate_limit
+        top = found.top(limit, namespace.lexical.buffers(found.n_rows), masks)
+        best, values = top.rows, top.scores
+        places = break_ties(best, values, chunks, limit)
+        ranking = tuple(map(Scored, map(chunks.__getitem__, best[:places]), values[:places]))
+        return top.scored, top.counts, ranking
 
     @staticmethod
     def _top(

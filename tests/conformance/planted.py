@@ -189,8 +189,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "delete-keeps-statistics",
         "reference/retriever.py",
-        "namespace.lexical.score(tokenize(query), statistics, live, view.memo)",
-        "namespace.lexical.score(tokenize(query), statistics | ~live, live, view.memo)",
+        "namespace.lexical.gather(tokenize(query), statistics, live, view.memo)",
+        "namespace.lexical.gather(tokenize(query), statistics | ~live, live, view.memo)",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
         "right, scores of the survivors drift.",
         ("STAT-004", "lifecycle"),
@@ -254,7 +254,7 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "counts-without-dense",
         "reference/retriever.py",
-        "                matched |= live & dense_rows & (scores > 0.0)\n",
+        "            dense_matched = live & dense_rows & (scores > 0.0)\n",
         "",
         "The audit counts only what BM25 matched: dense-only matches are never counted.",
         ("PRE-004", "LIFE-003", "LIFE-005"),

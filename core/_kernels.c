@@ -1,0 +1,252 @@
+/* Compiled kernels of the reference: BM25 accumulation and top-k selection in one pass.
+ *
+ * Optional: the reference runs the same steps in numpy when this module is not built, and
+ * the two give the same floats in the same order (tests/reference/test_kernels.py). Only
+ * plain IEEE double additions in a fixed order are used: no fused multiply-add, no
+ * reassociation, so a row's score is the sum of its shares in the order the caller gives
+ * them, starting from 0.0, exactly as numpy's bincount adds them.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    double score;
+    int32_t row;
+} Entry;
+
+/* (-score, row): the higher score first, the lower row first among equals. */
+static int entry_before(const Entry *a, const Entry *b) {
+    if (a->score != b->score) return a->score > b->score;
+    return a->row < b->row;
+}
+
+static int entry_compare(const void *a, const void *b) {
+    const Entry *x = (const Entry *)a, *y = (const Entry *)b;
+    if (entry_before(x, y)) return -1;
+    if (entry_before(y, x)) return 1;
+    return 0;
+}
+
+/* Sift ``heap[at]`` down a min-heap of ``size`` values. */
+static void sift_down(double *heap, Py_ssize_t size, Py_ssize_t at) {
+    double value = heap[at];
+    for (;;) {
+        Py_ssize_t child = 2 * at + 1;
+        if (child >= size) break;
+        if (child + 1 < size && heap[child + 1] < heap[child]) child++;
+        if (heap[child] >= value) break;
+        heap[at] = heap[child];
+        at = child;
+    }
+    heap[at] = value;
+}
+
+static int get_buffer(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, int writable,
+                      const char *what) {
+    if (PyObject_GetBuffer(object, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
+        return -1;
+    if (view->len % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes is not a whole number of %zd-byte items",
+                     what, view->len, itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Add every term's shares into ``scratch`` at its rows, in order, and write each row
+ * reached, once, to ``touched``; on an error, ``scratch`` is left zero again. Without
+ * branches on the data: a row is written to ``touched`` at every hit and kept (the count
+ * moves on) only at its first, when its sum is still 0.0. */
+static int accumulate(PyObject *rows_list, PyObject *shares_list, double *scratch,
+                      Py_ssize_t n_rows, int32_t *touched, Py_ssize_t *reached_out) {
+    Py_ssize_t reached = 0;
+    for (Py_ssize_t term = 0; term < PyList_GET_SIZE(rows_list); term++) {
+        Py_buffer rows_view, shares_view;
+        if (get_buffer(PyList_GET_ITEM(rows_list, term), &rows_view, 4, 0, "rows") < 0)
+            goto undo;
+        if (get_buffer(PyList_GET_ITEM(shares_list, term), &shares_view, 8, 0, "shares") < 0) {
+            PyBuffer_Release(&rows_view);
+            goto undo;
+        }
+        const int32_t *hits = (const int32_t *)rows_view.buf;
+        const double *shares = (const double *)shares_view.buf;
+        Py_ssize_t n_hits = rows_view.len / 4;
+        int bad = shares_view.len / 8 != n_hits;
+        for (Py_ssize_t i = 0; i < n_hits && !bad; i++) {
+            int32_t row = hits[i];
+            if ((uint32_t)row >= (uint32_t)n_rows) {
+                bad = 1;
+                break;
+            }
+            touched[reached] = row;
+            reached += scratch[row] == 0.0;
+            scratch[row] += shares[i];
+        }
+        PyBuffer_Release(&rows_view);
+        PyBuffer_Release(&shares_view);
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError,
+                            "bm25_top: a term's rows and shares differ in length, or a row "
+                            "is outside the scratch");
+            goto undo;
+        }
+    }
+    *reached_out = reached;
+    return 0;
+undo:
+    for (Py_ssize_t j = 0; j < reached; j++) scratch[touched[j]] = 0.0;
+    return -1;
+}
+
+PyDoc_STRVAR(bm25_top_doc,
+"bm25_top(rows, shares, scratch, rankable, limit, touched, live, visible, eligible)\n"
+"    -> (touched_count, best, scores, (considered, hidden, stale))\n\n"
+"For each pair of ``rows`` (int32 arrays) and ``shares`` (float64 arrays of the same\n"
+"lengths), in order, add ``shares[i]`` to ``scratch[rows[i]]`` (a float64 buffer of zeros,\n"
+"one per row), and write each row reached, once, to ``touched`` (int32, one place longer\n"
+"than ``scratch``). Of the rows reached that ``rankable`` (one byte per row) marks,\n"
+"return the ``limit`` best by (-score, row), and with them every other row tied with the\n"
+"last place, as two lists in that order, and the audit counts of the rows reached:\n"
+"how many ``live`` marks, how many of those ``visible`` does not, and how many it marks\n"
+"but ``eligible`` does not (every mask one byte per row). ``scratch`` is zero again on\n"
+"return. Every share must be positive: a row counts as reached when its first share\n"
+"arrives.");
+
+static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *rows_list, *shares_list, *scratch_object, *rankable_object, *touched_object;
+    PyObject *live_object, *visible_object, *eligible_object;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "O!O!OOnOOOO", &PyList_Type, &rows_list, &PyList_Type,
+                          &shares_list, &scratch_object, &rankable_object, &limit,
+                          &touched_object, &live_object, &visible_object, &eligible_object))
+        return NULL;
+    if (PyList_GET_SIZE(rows_list) != PyList_GET_SIZE(shares_list) || limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "bm25_top: as many shares as rows, limit >= 0");
+        return NULL;
+    }
+    Py_buffer scratch_view, touched_view, masks[4];
+    PyObject *mask_objects[4] = {rankable_object, live_object, visible_object, eligible_object};
+    PyObject *result = NULL;
+    int held = 0;
+    Entry *entries = NULL;
+    double *heap = NULL;
+    if (get_buffer(scratch_object, &scratch_view, 8, 1, "scratch") < 0) return NULL;
+    if (get_buffer(touched_object, &touched_view, 4, 1, "touched") < 0) goto fail_scratch;
+    for (; held < 4; held++)
+        if (get_buffer(mask_objects[held], &masks[held], 1, 0, "mask") < 0) goto done;
+
+    double *scratch = (double *)scratch_view.buf;
+    int32_t *touched = (int32_t *)touched_view.buf;
+    const uint8_t *rankable = masks[0].buf, *live = masks[1].buf, *visible = masks[2].buf,
+                  *eligible = masks[3].buf;
+    Py_ssize_t n_rows = scratch_view.len / 8;
+    /* ``touched`` takes a row at every hit, at the place after the distinct rows so far:
+     * one more place than rows. */
+    if (touched_view.len / 4 <= n_rows) {
+        PyErr_SetString(PyExc_ValueError, "bm25_top: touched must be longer than scratch");
+        goto done;
+    }
+    for (int m = 0; m < 4; m++)
+        if (masks[m].len != n_rows) {
+            PyErr_SetString(PyExc_ValueError, "bm25_top: masks and scratch of other lengths");
+            goto done;
+        }
+
+    Py_ssize_t reached = 0;
+    if (accumulate(rows_list, shares_list, scratch, n_rows, touched, &reached) < 0)
+        goto done;
+    heap = (double *)malloc((size_t)(limit > 0 ? limit : 1) * sizeof(double));
+    entries = (Entry *)malloc((size_t)(reached > 0 ? reached : 1) * sizeof(Entry));
+    if (heap == NULL || entries == NULL) {
+        for (Py_ssize_t i = 0; i < reached; i++) scratch[touched[i]] = 0.0;
+        PyErr_NoMemory();
+        goto done;
+    }
+
+    /* One pass over the rows reached: zero the scratch behind it, count the rows against
+     * the masks, keep the ``limit`` best scores in a min-heap, and set aside every
+     * rankable row at least as good as the heap's least when it is read (a superset of
+     * the rows that place: the least only grows). */
+    Py_ssize_t considered = 0, hidden = 0, stale = 0, size = 0, kept = 0;
+    for (Py_ssize_t i = 0; i < reached; i++) {
+        int32_t row = touched[i];
+        double score = scratch[row];
+        scratch[row] = 0.0;
+        int alive = live[row] != 0, seen = visible[row] != 0;
+        considered += alive;
+        hidden += alive & !seen;
+        stale += alive & seen & (eligible[row] == 0);
+        if (limit == 0 || !rankable[row]) continue;
+        if (size < limit) {
+            heap[size++] = score;
+            if (size == limit)
+                for (Py_ssize_t at = limit / 2; at-- > 0;) sift_down(heap, limit, at);
+        } else if (score >= heap[0]) {
+            if (score > heap[0]) {
+                heap[0] = score;
+                sift_down(heap, limit, 0);
+            }
+        } else {
+            continue;
+        }
+        entries[kept].score = score;
+        entries[kept].row = row;
+        kept++;
+    }
+    /* Every rankable row at least as good as the last place (all of them when fewer). */
+    if (size == limit && limit > 0) {
+        double last = heap[0];
+        Py_ssize_t placed = 0;
+        for (Py_ssize_t i = 0; i < kept; i++)
+            if (entries[i].score >= last) entries[placed++] = entries[i];
+        kept = placed;
+    }
+    qsort(entries, (size_t)kept, sizeof(Entry), entry_compare);
+
+    PyObject *rows = PyList_New(kept), *scores = PyList_New(kept);
+    if (rows == NULL || scores == NULL) {
+        Py_XDECREF(rows);
+        Py_XDECREF(scores);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < kept; i++) {
+        PyObject *row = PyLong_FromLong(entries[i].row);
+        PyObject *score = PyFloat_FromDouble(entries[i].score);
+        if (row == NULL || score == NULL) {
+            Py_XDECREF(row);
+            Py_XDECREF(score);
+            Py_DECREF(rows);
+            Py_DECREF(scores);
+            goto done;
+        }
+        PyList_SET_ITEM(rows, i, row);
+        PyList_SET_ITEM(scores, i, score);
+    }
+    result = Py_BuildValue("nNN(nnn)", reached, rows, scores, considered, hidden, stale);
+
+done:
+    free(entries);
+    free(heap);
+    while (held-- > 0) PyBuffer_Release(&masks[held]);
+    PyBuffer_Release(&touched_view);
+fail_scratch:
+    PyBuffer_Release(&scratch_view);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"bm25_top", bm25_top, METH_VARARGS, bm25_top_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels",
+    "Compiled kernels of the reference (optional: numpy does the same without them).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }

@@ -1,0 +1,57 @@
+"""``retrieve_many`` answers a list of questions exactly as ``retrieve`` answers each.
+
+The batched verb takes the checks, the lock and the asker's view once; nothing else may
+differ. Drawn corpora, principals and policies (every mode, both limit units), several
+questions at once, and an embedder that fails on some of them (only those answers are
+degraded, as one by one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragward.errors import InvalidArgument
+from ragward.reference import AuthorizedRetriever, Principal, RetrievalResult
+
+from .strategies import Scenario, queries, scenarios
+from .test_retrieval_properties import FaultyEmbedder
+
+
+def _key(result: RetrievalResult) -> tuple[object, ...]:
+    return (
+        [(s.chunk.chunk_id, s.score) for s in result.chunks],
+        result.degraded,
+        result.considered,
+        result.excluded_by_entitlement,
+        result.excluded_by_freshness,
+    )
+
+
+@given(scenarios(), st.data(), st.sampled_from(("none", "raise", "nan")))
+def test_a_batch_answers_as_one_by_one(scenario: Scenario, data: st.DataObject, fault: str) -> None:
+    retriever = AuthorizedRetriever(chunking=scenario.chunking, embedder=FaultyEmbedder(fault))
+    for document in scenario.corpus:
+        retriever.ingest(document)  # no document here holds the word that poisons
+    asked = [scenario.query, *data.draw(st.lists(queries(scenario.corpus), max_size=5))]
+    if fault != "none":
+        asked.insert(data.draw(st.integers(0, len(asked))), "poison " + scenario.query)
+    for policy in (scenario.policy, replace(scenario.policy, limit_unit="documents")):
+        one_by_one = [
+            retriever.retrieve(q, scenario.principal, now_tick=scenario.now_tick, policy=policy)
+            for q in asked
+        ]
+        batch = retriever.retrieve_many(
+            asked, scenario.principal, now_tick=scenario.now_tick, policy=policy
+        )
+        assert [_key(r) for r in batch] == [_key(r) for r in one_by_one]
+
+
+def test_a_batch_checks_every_question_before_answering() -> None:
+    retriever = AuthorizedRetriever()
+    with pytest.raises(InvalidArgument, match="query must be a string"):
+        retriever.retrieve_many(["fine", 3], Principal("u", "t"))  # type: ignore[list-item]
+    assert retriever.retrieve_many([], Principal("u", "t")) == []
