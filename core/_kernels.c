@@ -103,46 +103,44 @@ undo:
 }
 
 PyDoc_STRVAR(bm25_top_doc,
-"bm25_top(rows, shares, scratch, rankable, limit, touched, live, visible, eligible)\n"
+"bm25_top(rows, shares, scratch, classes, limit, touched)\n"
 "    -> (touched_count, best, scores, (considered, hidden, stale))\n\n"
 "For each pair of ``rows`` (int32 arrays) and ``shares`` (float64 arrays of the same\n"
 "lengths), in order, add ``shares[i]`` to ``scratch[rows[i]]`` (a float64 buffer of zeros,\n"
 "one per row), and write each row reached, once, to ``touched`` (int32, one place longer\n"
-"than ``scratch``). Of the rows reached that ``rankable`` (one byte per row) marks,\n"
-"return the ``limit`` best by (-score, row), and with them every other row tied with the\n"
-"last place, as two lists in that order, and the audit counts of the rows reached:\n"
-"how many ``live`` marks, how many of those ``visible`` does not, and how many it marks\n"
-"but ``eligible`` does not (every mask one byte per row). ``scratch`` is zero again on\n"
-"return. Every share must be positive: a row counts as reached when its first share\n"
-"arrives.");
+"than ``scratch``). ``classes`` holds a byte per row: 1 if BM25 may rank it, 2 if live,\n"
+"4 if visible to the asker, 8 if eligible (visible and fresh). Of the rows reached that\n"
+"may rank, return the ``limit`` best by (-score, row), and with them every other row\n"
+"tied with the last place, as two lists in that order, and the audit counts of the rows\n"
+"reached: how many are live, how many of those not visible, and how many visible but\n"
+"not eligible. ``scratch`` is zero again on return. Every share must be positive: a row\n"
+"counts as reached when its first share arrives.");
+
+/* The bits of a row's class byte. */
+enum { RANKABLE = 1, LIVE = 2, VISIBLE = 4, ELIGIBLE = 8 };
 
 static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *rows_list, *shares_list, *scratch_object, *rankable_object, *touched_object;
-    PyObject *live_object, *visible_object, *eligible_object;
+    PyObject *rows_list, *shares_list, *scratch_object, *classes_object, *touched_object;
     Py_ssize_t limit;
-    if (!PyArg_ParseTuple(args, "O!O!OOnOOOO", &PyList_Type, &rows_list, &PyList_Type,
-                          &shares_list, &scratch_object, &rankable_object, &limit,
-                          &touched_object, &live_object, &visible_object, &eligible_object))
+    if (!PyArg_ParseTuple(args, "O!O!OOnO", &PyList_Type, &rows_list, &PyList_Type,
+                          &shares_list, &scratch_object, &classes_object, &limit,
+                          &touched_object))
         return NULL;
     if (PyList_GET_SIZE(rows_list) != PyList_GET_SIZE(shares_list) || limit < 0) {
         PyErr_SetString(PyExc_ValueError, "bm25_top: as many shares as rows, limit >= 0");
         return NULL;
     }
-    Py_buffer scratch_view, touched_view, masks[4];
-    PyObject *mask_objects[4] = {rankable_object, live_object, visible_object, eligible_object};
+    Py_buffer scratch_view, touched_view, classes_view;
     PyObject *result = NULL;
-    int held = 0;
     Entry *entries = NULL;
     double *heap = NULL;
     if (get_buffer(scratch_object, &scratch_view, 8, 1, "scratch") < 0) return NULL;
     if (get_buffer(touched_object, &touched_view, 4, 1, "touched") < 0) goto fail_scratch;
-    for (; held < 4; held++)
-        if (get_buffer(mask_objects[held], &masks[held], 1, 0, "mask") < 0) goto done;
+    if (get_buffer(classes_object, &classes_view, 1, 0, "classes") < 0) goto fail_touched;
 
     double *scratch = (double *)scratch_view.buf;
     int32_t *touched = (int32_t *)touched_view.buf;
-    const uint8_t *rankable = masks[0].buf, *live = masks[1].buf, *visible = masks[2].buf,
-                  *eligible = masks[3].buf;
+    const uint8_t *classes = (const uint8_t *)classes_view.buf;
     Py_ssize_t n_rows = scratch_view.len / 8;
     /* ``touched`` takes a row at every hit, at the place after the distinct rows so far:
      * one more place than rows. */
@@ -150,11 +148,10 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "bm25_top: touched must be longer than scratch");
         goto done;
     }
-    for (int m = 0; m < 4; m++)
-        if (masks[m].len != n_rows) {
-            PyErr_SetString(PyExc_ValueError, "bm25_top: masks and scratch of other lengths");
-            goto done;
-        }
+    if (classes_view.len != n_rows) {
+        PyErr_SetString(PyExc_ValueError, "bm25_top: classes and scratch of other lengths");
+        goto done;
+    }
 
     Py_ssize_t reached = 0;
     if (accumulate(rows_list, shares_list, scratch, n_rows, touched, &reached) < 0)
@@ -168,7 +165,7 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
     }
 
     /* One pass over the rows reached: zero the scratch behind it, count the rows against
-     * the masks, keep the ``limit`` best scores in a min-heap, and set aside every
+     * its class, keep the ``limit`` best scores in a min-heap, and set aside every
      * rankable row at least as good as the heap's least when it is read (a superset of
      * the rows that place: the least only grows). */
     Py_ssize_t considered = 0, hidden = 0, stale = 0, size = 0, kept = 0;
@@ -176,11 +173,12 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
         int32_t row = touched[i];
         double score = scratch[row];
         scratch[row] = 0.0;
-        int alive = live[row] != 0, seen = visible[row] != 0;
+        unsigned class = classes[row];
+        unsigned alive = (class >> 1) & 1, seen = (class >> 2) & 1, fresh = (class >> 3) & 1;
         considered += alive;
         hidden += alive & !seen;
-        stale += alive & seen & (eligible[row] == 0);
-        if (limit == 0 || !rankable[row]) continue;
+        stale += alive & seen & !fresh;
+        if (limit == 0 || !(class & RANKABLE)) continue;
         if (size < limit) {
             heap[size++] = score;
             if (size == limit)
@@ -231,7 +229,8 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
 done:
     free(entries);
     free(heap);
-    while (held-- > 0) PyBuffer_Release(&masks[held]);
+    PyBuffer_Release(&classes_view);
+fail_touched:
     PyBuffer_Release(&touched_view);
 fail_scratch:
     PyBuffer_Release(&scratch_view);

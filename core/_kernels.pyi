@@ -1,14 +1,5 @@
 from typing import Any
 
 def bm25_top(
-    rows: list[Any],
-    shares: list[Any],
-    scratch: Any,
-    rankable: Any,
-    limit: int,
-    touched: Any,
-    live: Any,
-    visible: Any,
-    eligible: Any,
-    /,
+    rows: list[Any], shares: list[Any], scratch: Any, classes: Any, limit: int, touched: Any, /
 ) -> tuple[int, list[int], list[float], tuple[int, int, int]]: ...

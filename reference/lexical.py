@@ -89,18 +89,21 @@ Buffers = tuple[Floats, Rows]
 class Masks:
     """The row masks of one view that a lexical first stage reads: ``rankable``, the rows
     BM25 may rank; ``live``, ``visible`` and ``eligible``, for the audit counts; and the
-    four as bytes, as the compiled kernel takes them (made once per view, :meth:`of`)."""
+    four packed in a byte per row (bits 1, 2, 4, 8), as the compiled kernel reads them
+    (made once per view, :meth:`of`)."""
 
     rankable: Mask
     live: Mask
     visible: Mask
     eligible: Mask
-    as_bytes: tuple[npt.NDArray[np.uint8], ...]
+    classes: npt.NDArray[np.uint8]
 
     @classmethod
     def of(cls, rankable: Mask, live: Mask, visible: Mask, eligible: Mask) -> Masks:
-        masks = (rankable, live, visible, eligible)
-        return cls(*masks, tuple(mask.view(np.uint8) for mask in masks))
+        classes = rankable.astype(np.uint8)
+        for bit, mask in ((2, live), (4, visible), (8, eligible)):
+            classes |= mask.view(np.uint8) * np.uint8(bit)
+        return cls(rankable, live, visible, eligible, classes)
 
 
 @dataclass(frozen=True)
@@ -159,17 +162,8 @@ class Gathered:
         """
         if KERNEL["enabled"] and _bm25_top is not None:
             scratch, touched = buffers
-            rankable_bytes, live_bytes, visible_bytes, eligible_bytes = masks.as_bytes
             count, rows, scores, counts = _bm25_top(
-                self.rows,
-                self.shares,
-                scratch,
-                rankable_bytes,
-                limit,
-                touched,
-                live_bytes,
-                visible_bytes,
-                eligible_bytes,
+                self.rows, self.shares, scratch, masks.classes, limit, touched
             )
             return LexicalTop(touched[:count], rows, scores, counts)
         every = self.scores()

@@ -113,23 +113,21 @@ def test_kernel_refuses_bad_buffers_and_leaves_the_scratch_zero() -> None:
     assert kernel is not None
     scratch = np.zeros(4)
     touched = np.zeros(5, dtype=np.int32)
-    mask = np.ones(4, dtype=np.uint8)
+    classes = np.full(4, 1 | 2 | 4 | 8, dtype=np.uint8)
     good = np.array([0, 1], dtype=np.int32)
     bad = np.array([2, 4], dtype=np.int32)  # row 4 is past the 4 rows
     shares = np.array([1.0, 1.0])
     with pytest.raises(ValueError, match="outside the scratch"):
-        kernel([good, bad], [shares, shares], scratch, mask, 3, touched, mask, mask, mask)
+        kernel([good, bad], [shares, shares], scratch, classes, 3, touched)
     assert not scratch.any()
     with pytest.raises(ValueError, match="longer than scratch"):
-        kernel([good], [shares], scratch, mask, 3, touched[:4], mask, mask, mask)
+        kernel([good], [shares], scratch, classes, 3, touched[:4])
     with pytest.raises(ValueError, match="other lengths"):
-        kernel([good], [shares], scratch, mask[:3], 3, touched, mask, mask, mask)
+        kernel([good], [shares], scratch, classes[:3], 3, touched)
     with pytest.raises(ValueError, match="as many shares"):
-        kernel([good], [], scratch, mask, 3, touched, mask, mask, mask)
-    count, rows, scores, counts = kernel(
-        [good], [shares], scratch, mask, 3, touched, mask, mask, mask
-    )
-    assert (count, rows, scores, counts) == (2, [0, 1], [1.0, 1.0], (2, 0, 0))
+        kernel([good], [], scratch, classes, 3, touched)
+    classes[1] = 2 | 4  # live and visible, not fresh: not rankable, counted stale
+    assert kernel([good], [shares], scratch, classes, 3, touched) == (2, [0], [1.0], (2, 0, 1))
     assert not scratch.any()
 
 
