@@ -42,6 +42,8 @@ Mask = npt.NDArray[np.bool_]
 
 _NO_ROWS: Rows = np.zeros(0, dtype=np.int32)
 _NO_COUNTS: Counts = np.zeros(0, dtype=np.float32)
+#: The low 32 bits of a posting packed in an int: its count.
+_LOW = (1 << 32) - 1
 
 _bm25_top: Callable[..., tuple[int, list[int], list[float], tuple[int, int, int]]] | None
 try:  # the compiled kernel, when the C extension was built (it is optional)
@@ -222,10 +224,13 @@ class BM25Index:
     def __init__(self, params: BM25Params | None = None) -> None:
         self.params = params or BM25Params()
         # Per term, pairs (row, count) one after the other in one int32 buffer: one
-        # object per term of the vocabulary, most of which a corpus holds once or twice.
-        self._pending: dict[str, array[int]] = {}
+        # object per term of the vocabulary, most of which a corpus holds once or twice
+        # (a term held once keeps its one pair packed in an int, see :meth:`add`).
+        self._pending: dict[str, array[int] | int] = {}
         self._frozen: dict[str, tuple[Rows, Counts]] = {}
-        self._lengths = Column(np.float64)
+        # Token counts as int32: half the bytes of floats, and read as float64 they are the
+        # same numbers (every count is an integer far below 2**53).
+        self._lengths = Column(np.int32)
         self.cached_bytes = 0
         self.postings = 0
         self._buffers: Buffers = (np.zeros(0), np.zeros(1, dtype=np.int32))
@@ -237,17 +242,25 @@ class BM25Index:
         self._lengths.extend([len(tokens)])
         counted = Counter(tokens)
         self.postings += len(counted)
+        pending_of = self._pending
         for term, frequency in counted.items():
-            pending = self._pending.get(term)
+            pending = pending_of.get(term)
             if pending is None:
-                pending = self._pending[term] = array("i")
-            pending.append(row)
-            pending.append(frequency)
+                # A term's first posting is one int, (row << 32) | count: most terms of a
+                # large vocabulary are held once, and an int takes half an array's bytes.
+                pending_of[term] = row << 32 | frequency
+            elif isinstance(pending, int):
+                pending_of[term] = array("i", (pending >> 32, pending & _LOW, row, frequency))
+            else:
+                pending.append(row)
+                pending.append(frequency)
 
     def _postings(self, term: str) -> tuple[Rows, Counts]:
         pending = self._pending.pop(term, None)
         frozen = self._frozen.get(term)
         if pending is not None:
+            if isinstance(pending, int):
+                pending = array("i", (pending >> 32, pending & _LOW))
             pairs = np.frombuffer(pending, dtype=np.int32).reshape(-1, 2)
             rows = pairs[:, 0].copy()
             counts = pairs[:, 1].astype(np.float32)
@@ -260,9 +273,9 @@ class BM25Index:
             return _NO_ROWS, _NO_COUNTS
         return frozen
 
-    def lengths(self) -> Floats:
-        """Token count of every row, as floats."""
-        lengths: Floats = self._lengths.view()
+    def lengths(self) -> Rows:
+        """Token count of every row."""
+        lengths: Rows = self._lengths.view()
         return lengths
 
     def forget_views(self) -> None:
@@ -310,7 +323,8 @@ class BM25Index:
         memo = {} if memo is None else memo
         if "n_eligible" not in memo:
             memo["n_eligible"] = n_eligible = int(np.count_nonzero(eligible))
-            # Lengths are integers, so this sum is exact and avgdl is independent of row order.
+            # Lengths are integers summed in int64, so this sum is exact and avgdl is
+            # independent of row order.
             memo["avgdl"] = float(self.lengths()[eligible].sum()) / max(n_eligible, 1)
             memo["terms"] = {}
         cache: dict[tuple[str, int], _TermScores] = memo["terms"]

@@ -53,7 +53,7 @@ class View:
     memo: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)  # one per document: without slots each holds a dict of ~300 bytes
 class _DocState:
     version: int
     rows: range  # a version's chunks are appended together, and stay together
