@@ -101,6 +101,8 @@ def break_ties(best: list[int], scores: list[float], chunks: Sequence[Chunk], li
     ``(chunk_id, row)``, as :func:`top_rows` sorts them.
     """
     start, size = 0, len(best)
+    if len(set(scores)) == size:  # no two equal: nothing to sort (the usual case)
+        return min(limit, size)
     while start < limit and start < size - 1:
         end, score = start + 1, scores[start]
         while end < size and scores[end] == score:

@@ -445,8 +445,13 @@ class AuthorizedRetriever:
                     for query, vector in zip(queries, vectors, strict=True)
                 ]
             view = namespace.view(principal, now_tick, policy.max_stale_ticks)
+            live = namespace.live()
+            # Under a split chunking each index reads, and counts, its own rows only.
+            lexical_rows = namespace.read_by(LEXICAL) if namespace.split_roles else live
+            dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
+            readers = (live, lexical_rows, dense_rows)
             return [
-                self._first_stage_in(namespace, view, query, vector, policy)
+                self._first_stage_in(namespace, view, readers, query, vector, policy)
                 for query, vector in zip(queries, vectors, strict=True)
             ]
 
@@ -469,13 +474,15 @@ class AuthorizedRetriever:
         self,
         namespace: Namespace,
         view: View,
+        readers: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
         query: str,
         query_vector: npt.NDArray[np.float64] | None,
         policy: RetrievalPolicy,
     ) -> FirstStage:
-        """One question's first stage in ``view`` (the caller holds the lock)."""
+        """One question's first stage in ``view`` (the caller holds the lock); ``readers``
+        mark the live rows, and those the lexical and the dense index read."""
         degraded = _degraded(policy, query_vector)
-        live = namespace.live()
+        live, lexical_rows, dense_rows = readers
         visible, eligible = view.visible, view.eligible
         # Rows matched by BM25 (as row numbers, with their audit counts) and by the
         # dense scan (as a mask).
@@ -484,9 +491,6 @@ class AuthorizedRetriever:
         dense_matched: npt.NDArray[np.bool_] | None = None
         lexical: tuple[Scored, ...] = ()
         dense: tuple[Scored, ...] = ()
-        # Under a split chunking each index reads, and counts, its own rows only.
-        lexical_rows = namespace.read_by(LEXICAL) if namespace.split_roles else live
-        dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
         if policy.mode != "dense":
             masks = view.memo.get("masks")
             if masks is None:
