@@ -484,11 +484,11 @@ class AuthorizedRetriever:
         degraded = _degraded(policy, query_vector)
         live, lexical_rows, dense_rows = readers
         visible, eligible = view.visible, view.eligible
-        # Rows matched by BM25 (as row numbers, with their audit counts) and by the
-        # dense scan (as a mask).
-        lexical_matched: list[npt.NDArray[np.integer[Any]]] = []
+        # Rows matched by BM25 (the rows it scored, with their audit counts, and the other
+        # rows holding a query term) and by the dense scan (as a mask).
+        scored: npt.NDArray[np.integer[Any]] | None = None
+        others: npt.NDArray[np.integer[Any]] | None = None
         counts = (0, 0, 0)
-        dense_matched: npt.NDArray[np.bool_] | None = None
         lexical: tuple[Scored, ...] = ()
         dense: tuple[Scored, ...] = ()
         if policy.mode != "dense":
@@ -499,15 +499,8 @@ class AuthorizedRetriever:
                 )
             statistics = masks.rankable
             found = namespace.lexical.gather(tokenize(query), statistics, live, view.memo)
-            top = self._lexical_top(namespace, found, masks, policy)
-            lexical = top[2]
-            lexical_matched = [top[0], found.others]
-            counts = top[1]
-            if found.others.size:
-                # Scored rows are distinct, and disjoint from the other rows holding a
-                # query term (which repeat, one term after another).
-                more = count_matched(np.unique(found.others), live, visible, eligible)
-                counts = (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
+            scored, counts, lexical = self._lexical_top(namespace, found, masks, policy)
+            others = found.others
         if query_vector is not None:
             # One BLAS pass, made exact where a sign or a place depends on it.
             scan = namespace.vectors.scan(query_vector)
@@ -515,15 +508,20 @@ class AuthorizedRetriever:
             dense_matched = live & dense_rows & (scores > 0.0)
             rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))
             dense = self._top(namespace, scores, rows, policy, scan.settle)
-        if dense_matched is not None:
-            for matched_rows in lexical_matched:
-                dense_matched[matched_rows[live[matched_rows]]] = True
+            for matched_rows in (scored, others):
+                if matched_rows is not None:
+                    dense_matched[matched_rows[live[matched_rows]]] = True
             hidden = dense_matched & ~visible
             counts = (
                 int(np.count_nonzero(dense_matched)),
                 int(np.count_nonzero(hidden)),
                 int(np.count_nonzero(dense_matched & visible & ~eligible)),
             )
+        elif others is not None and others.size:
+            # Scored rows are distinct, and disjoint from the other rows holding a query
+            # term (which repeat, one term after another): their counts add up.
+            more = count_matched(np.unique(others), live, visible, eligible)
+            counts = (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
         return FirstStage(
             query,
             lexical,

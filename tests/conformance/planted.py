@@ -255,7 +255,7 @@ PLANTS: tuple[Plant, ...] = (
         "counts-without-dense",
         "reference/retriever.py",
         "            dense_matched = live & dense_rows & (scores > 0.0)\n",
-        "",
+        "            dense_matched = np.zeros_like(live)\n",
         "The audit counts only what BM25 matched: dense-only matches are never counted.",
         ("PRE-004", "LIFE-003", "LIFE-005"),
     ),
