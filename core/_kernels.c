@@ -44,6 +44,28 @@ static void sift_down(double *heap, Py_ssize_t size, Py_ssize_t at) {
     heap[at] = value;
 }
 
+/* Offer a rankable row to the ``limit`` best: push its score on the min-heap while it
+ * fills, or replace the least when it is better; set the row aside when it is at least as
+ * good as the least (a superset of the rows that place: the least only grows). */
+static inline void offer(double *heap, Py_ssize_t limit, Py_ssize_t *size, Entry *entries,
+                         Py_ssize_t *kept, double score, int32_t row) {
+    if (*size < limit) {
+        heap[(*size)++] = score;
+        if (*size == limit)
+            for (Py_ssize_t at = limit / 2; at-- > 0;) sift_down(heap, limit, at);
+    } else if (score >= heap[0]) {
+        if (score > heap[0]) {
+            heap[0] = score;
+            sift_down(heap, limit, 0);
+        }
+    } else {
+        return;
+    }
+    entries[*kept].score = score;
+    entries[*kept].row = row;
+    (*kept)++;
+}
+
 static int get_buffer(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, int writable,
                       const char *what) {
     if (PyObject_GetBuffer(object, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
@@ -61,14 +83,19 @@ static int get_buffer(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, in
  * reached, once, to ``touched``; on an error, ``scratch`` is left zero again. Without
  * branches on the data: a row is written to ``touched`` at every hit and kept (the count
  * moves on) only at its first, when its sum is still 0.0. */
-static int accumulate(PyObject *rows_list, PyObject *shares_list, double *scratch,
-                      Py_ssize_t n_rows, int32_t *touched, Py_ssize_t *reached_out) {
+static int accumulate(PyObject *terms, double *scratch, Py_ssize_t n_rows, int32_t *touched,
+                      Py_ssize_t *reached_out) {
     Py_ssize_t reached = 0;
-    for (Py_ssize_t term = 0; term < PyList_GET_SIZE(rows_list); term++) {
-        Py_buffer rows_view, shares_view;
-        if (get_buffer(PyList_GET_ITEM(rows_list, term), &rows_view, 4, 0, "rows") < 0)
+    for (Py_ssize_t term = 0; term < PyList_GET_SIZE(terms); term++) {
+        PyObject *pair = PyList_GET_ITEM(terms, term);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2) {
+            PyErr_SetString(PyExc_TypeError, "bm25_top: each term is a tuple (rows, shares, ...)");
             goto undo;
-        if (get_buffer(PyList_GET_ITEM(shares_list, term), &shares_view, 8, 0, "shares") < 0) {
+        }
+        Py_buffer rows_view, shares_view;
+        if (get_buffer(PyTuple_GET_ITEM(pair, 0), &rows_view, 4, 0, "rows") < 0)
+            goto undo;
+        if (get_buffer(PyTuple_GET_ITEM(pair, 1), &shares_view, 8, 0, "shares") < 0) {
             PyBuffer_Release(&rows_view);
             goto undo;
         }
@@ -103,10 +130,11 @@ undo:
 }
 
 PyDoc_STRVAR(bm25_top_doc,
-"bm25_top(rows, shares, scratch, classes, limit, touched)\n"
+"bm25_top(terms, scratch, classes, limit, touched, uniform=-1)\n"
 "    -> (touched_count, best, scores, (considered, hidden, stale))\n\n"
-"For each pair of ``rows`` (int32 arrays) and ``shares`` (float64 arrays of the same\n"
-"lengths), in order, add ``shares[i]`` to ``scratch[rows[i]]`` (a float64 buffer of zeros,\n"
+"For each term of ``terms``, a tuple whose first two items are ``rows`` (an int32 array)\n"
+"and ``shares`` (a float64 array of the same length), in order, add ``shares[i]`` to\n"
+"``scratch[rows[i]]`` (a float64 buffer of zeros,\n"
 "one per row), and write each row reached, once, to ``touched`` (int32, one place longer\n"
 "than ``scratch``). ``classes`` holds a byte per row: 1 if BM25 may rank it, 2 if live,\n"
 "4 if visible to the asker, 8 if eligible (visible and fresh). Of the rows reached that\n"
@@ -114,20 +142,25 @@ PyDoc_STRVAR(bm25_top_doc,
 "tied with the last place, as two lists in that order, and the audit counts of the rows\n"
 "reached: how many are live, how many of those not visible, and how many visible but\n"
 "not eligible. ``scratch`` is zero again on return. Every share must be positive: a row\n"
-"counts as reached when its first share arrives.");
+"counts as reached when its first share arrives. ``uniform``, when not negative, is\n"
+"the class every row has (``classes`` is then not read).");
 
 /* The bits of a row's class byte. */
 enum { RANKABLE = 1, LIVE = 2, VISIBLE = 4, ELIGIBLE = 8 };
 
 static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *rows_list, *shares_list, *scratch_object, *classes_object, *touched_object;
+    PyObject *terms, *scratch_object, *classes_object, *touched_object;
     Py_ssize_t limit;
-    if (!PyArg_ParseTuple(args, "O!O!OOnO", &PyList_Type, &rows_list, &PyList_Type,
-                          &shares_list, &scratch_object, &classes_object, &limit,
-                          &touched_object))
+    int uniform = -1;
+    if (!PyArg_ParseTuple(args, "O!OOnO|i", &PyList_Type, &terms, &scratch_object,
+                          &classes_object, &limit, &touched_object, &uniform))
         return NULL;
-    if (PyList_GET_SIZE(rows_list) != PyList_GET_SIZE(shares_list) || limit < 0) {
-        PyErr_SetString(PyExc_ValueError, "bm25_top: as many shares as rows, limit >= 0");
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "bm25_top: limit >= 0");
+        return NULL;
+    }
+    if (uniform > 15) {
+        PyErr_SetString(PyExc_ValueError, "bm25_top: uniform is a class (0 to 15) or -1");
         return NULL;
     }
     Py_buffer scratch_view, touched_view, classes_view;
@@ -154,7 +187,7 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
     }
 
     Py_ssize_t reached = 0;
-    if (accumulate(rows_list, shares_list, scratch, n_rows, touched, &reached) < 0)
+    if (accumulate(terms, scratch, n_rows, touched, &reached) < 0)
         goto done;
     heap = (double *)malloc((size_t)(limit > 0 ? limit : 1) * sizeof(double));
     entries = (Entry *)malloc((size_t)(reached > 0 ? reached : 1) * sizeof(Entry));
@@ -167,33 +200,34 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
     /* One pass over the rows reached: zero the scratch behind it, count the rows against
      * its class, keep the ``limit`` best scores in a min-heap, and set aside every
      * rankable row at least as good as the heap's least when it is read (a superset of
-     * the rows that place: the least only grows). */
+     * the rows that place: the least only grows). Where every row has one class
+     * (``uniform``), the counts are the rows reached and no class is read. */
     Py_ssize_t considered = 0, hidden = 0, stale = 0, size = 0, kept = 0;
-    for (Py_ssize_t i = 0; i < reached; i++) {
-        int32_t row = touched[i];
-        double score = scratch[row];
-        scratch[row] = 0.0;
-        unsigned class = classes[row];
-        unsigned alive = (class >> 1) & 1, seen = (class >> 2) & 1, fresh = (class >> 3) & 1;
-        considered += alive;
-        hidden += alive & !seen;
-        stale += alive & seen & !fresh;
-        if (limit == 0 || !(class & RANKABLE)) continue;
-        if (size < limit) {
-            heap[size++] = score;
-            if (size == limit)
-                for (Py_ssize_t at = limit / 2; at-- > 0;) sift_down(heap, limit, at);
-        } else if (score >= heap[0]) {
-            if (score > heap[0]) {
-                heap[0] = score;
-                sift_down(heap, limit, 0);
-            }
-        } else {
-            continue;
+    if (uniform >= 0) {
+        unsigned alive = (uniform >> 1) & 1, seen = (uniform >> 2) & 1, fresh = (uniform >> 3) & 1;
+        considered = alive ? reached : 0;
+        hidden = alive && !seen ? reached : 0;
+        stale = alive && seen && !fresh ? reached : 0;
+        int ranks = limit > 0 && (uniform & RANKABLE);
+        for (Py_ssize_t i = 0; i < reached; i++) {
+            int32_t row = touched[i];
+            double score = scratch[row];
+            scratch[row] = 0.0;
+            if (ranks) offer(heap, limit, &size, entries, &kept, score, row);
         }
-        entries[kept].score = score;
-        entries[kept].row = row;
-        kept++;
+    } else {
+        for (Py_ssize_t i = 0; i < reached; i++) {
+            int32_t row = touched[i];
+            double score = scratch[row];
+            scratch[row] = 0.0;
+            unsigned class = classes[row];
+            unsigned alive = (class >> 1) & 1, seen = (class >> 2) & 1, fresh = (class >> 3) & 1;
+            considered += alive;
+            hidden += alive & !seen;
+            stale += alive & seen & !fresh;
+            if (limit > 0 && (class & RANKABLE))
+                offer(heap, limit, &size, entries, &kept, score, row);
+        }
     }
     /* Every rankable row at least as good as the last place (all of them when fewer). */
     if (size == limit && limit > 0) {

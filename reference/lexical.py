@@ -16,7 +16,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,7 @@ __all__ = [
     "Gathered",
     "LexicalTop",
     "Masks",
+    "TermScores",
     "count_matched",
 ]
 
@@ -44,6 +45,8 @@ _NO_ROWS: Rows = np.zeros(0, dtype=np.int32)
 _NO_COUNTS: Counts = np.zeros(0, dtype=np.float32)
 #: The low 32 bits of a posting packed in an int: its count.
 _LOW = (1 << 32) - 1
+
+_NO_FLOATS: Floats = np.zeros(0)
 
 _bm25_top: Callable[..., tuple[int, list[int], list[float], tuple[int, int, int]]] | None
 try:  # the compiled kernel, when the C extension was built (it is optional)
@@ -73,14 +76,20 @@ class BM25Params:
             raise InvalidArgument(f"BM25Params.b must be in [0, 1], got {self.b!r}")
 
 
-@dataclass(frozen=True)
-class _TermScores:
-    """One term under one view: its eligible rows, each one's share of the score, and the
-    live rows outside the view that hold it (counted as matched, never scored)."""
+class TermScores(NamedTuple):
+    """One query term under one view: its eligible rows, each one's share of the score,
+    and the live rows outside the view that hold it (counted as matched, never scored).
+    A tuple, as the compiled kernel reads it."""
 
     rows: Rows
     shares: Floats
     others: Rows
+
+
+#: A term no row of the namespace holds.
+_ABSENT = TermScores(_NO_ROWS, _NO_FLOATS, _NO_ROWS)
+#: What the views' budget counts for remembering that a term is absent.
+_ABSENT_COST = 64
 
 
 #: A float64 scratch of zeros, one per row, and an int32 buffer one place longer.
@@ -99,17 +108,20 @@ class Masks:
     visible: Mask
     eligible: Mask
     classes: npt.NDArray[np.uint8]
+    #: The class every row has, or -1 (then the kernel reads each row's).
+    uniform: int = -1
 
     @classmethod
     def of(cls, rankable: Mask, live: Mask, visible: Mask, eligible: Mask) -> Masks:
         classes = rankable.astype(np.uint8)
         for bit, mask in ((2, live), (4, visible), (8, eligible)):
             classes |= mask.view(np.uint8) * np.uint8(bit)
-        return cls(rankable, live, visible, eligible, classes)
+        first = int(classes[0]) if classes.size else -1
+        uniform = first if classes.size and not np.any(classes != first) else -1
+        return cls(rankable, live, visible, eligible, classes, uniform)
 
 
-@dataclass(frozen=True)
-class LexicalTop:
+class LexicalTop(NamedTuple):
     """What :meth:`Gathered.top` found: ``scored``, every row with a score; ``rows`` and
     ``scores``, the best rankable ones in ``(-score, row)`` order, ties with the last
     place included; ``counts``, the audit counts of the scored rows (considered, hidden,
@@ -121,22 +133,35 @@ class LexicalTop:
     counts: tuple[int, int, int]
 
 
-@dataclass(frozen=True)
-class Gathered:
-    """A query's postings under one view (:meth:`BM25Index.gather`), one entry per term
-    the namespace holds, terms in sorted order: ``rows[i]`` the eligible rows holding
-    term ``i``, ``shares[i]`` the term's share of each one's score; ``others`` the live
-    rows outside the view holding a query term (matched, never scored), possibly
-    repeated; ``n_rows`` the rows of the namespace."""
+class Gathered(NamedTuple):
+    """A query's postings under one view (:meth:`BM25Index.gather`): ``terms``, one
+    :class:`TermScores` per distinct query term, in sorted order (a term no eligible row
+    holds has no rows); ``others``, the live rows outside the view holding a query term
+    (matched, never scored), possibly repeated; ``n_rows``, the rows of the namespace."""
 
-    rows: list[Rows]
-    shares: list[Floats]
+    terms: list[TermScores]
     others: Rows
     n_rows: int
 
+    @classmethod
+    def of(cls, rows: list[Rows], shares: list[Floats], others: Rows, n_rows: int) -> Gathered:
+        """Postings given as parallel lists of each term's rows and shares."""
+        terms = [TermScores(r, s, _NO_ROWS) for r, s in zip(rows, shares, strict=True)]
+        return cls(terms, others, n_rows)
+
+    @property
+    def rows(self) -> list[Rows]:
+        """Each term's eligible rows."""
+        return [term.rows for term in self.terms]
+
+    @property
+    def shares(self) -> list[Floats]:
+        """Each term's shares of the score, one per row of :attr:`rows`."""
+        return [term.shares for term in self.terms]
+
     def scores(self) -> Floats:
         """Every row's score: its shares summed in order from 0.0."""
-        if not self.rows:
+        if not self.terms:
             return np.zeros(self.n_rows)
         # bincount adds in input order: each row's sum runs over the terms in sorted order
         # from 0.0, the same in every process and wherever the row sits.
@@ -165,7 +190,7 @@ class Gathered:
         if KERNEL["enabled"] and _bm25_top is not None:
             scratch, touched = buffers
             count, rows, scores, counts = _bm25_top(
-                self.rows, self.shares, scratch, masks.classes, limit, touched
+                self.terms, scratch, masks.classes, limit, touched, masks.uniform
             )
             return LexicalTop(touched[:count], rows, scores, counts)
         every = self.scores()
@@ -190,8 +215,8 @@ class Gathered:
     def matched(self, live: Mask) -> Mask:
         """The ``live`` rows holding a query term, visible or not."""
         matched = np.zeros(self.n_rows, dtype=np.bool_)
-        for rows in self.rows:
-            matched[rows] = True
+        for term in self.terms:
+            matched[term.rows] = True
         matched[self.others] = True
         matched &= live
         return matched
@@ -319,7 +344,6 @@ class BM25Index:
         Work is proportional to the postings of the query's terms, plus one pass over the
         row masks per view.
         """
-        n_rows = eligible.size
         memo = {} if memo is None else memo
         if "n_eligible" not in memo:
             memo["n_eligible"] = n_eligible = int(np.count_nonzero(eligible))
@@ -327,26 +351,41 @@ class BM25Index:
             # independent of row order.
             memo["avgdl"] = float(self.lengths()[eligible].sum()) / max(n_eligible, 1)
             memo["terms"] = {}
-        cache: dict[tuple[str, int], _TermScores] = memo["terms"]
-        hits, shares, others = [], [], []
+            # Every live row eligible: no term has rows outside the view.
+            memo["complete"] = not np.any(live & ~eligible)
+        cache: dict[tuple[str, int], TermScores] = memo["terms"]
         # Sorted so that each row's sum is accumulated in the same order in every process.
-        for term, query_frequency in sorted(Counter(query_tokens).items()):
-            known = cache.get((term, query_frequency))
-            if known is None:
-                rows, counts = self._postings(term)
-                if not rows.size:
-                    continue
-                known = self._term_scores(query_frequency, rows, counts, eligible, live, memo)
-                cost = known.shares.nbytes + known.others.nbytes
-                cost += 0 if known.rows is rows else known.rows.nbytes
-                if self.cached_bytes + cost <= self.budget:
-                    cache[term, query_frequency] = known
-                    self.cached_bytes += cost
-            hits.append(known.rows)
-            shares.append(known.shares)
-            if known.others.size:
-                others.append(known.others)
-        return Gathered(hits, shares, np.concatenate(others) if others else _NO_ROWS, n_rows)
+        keys = sorted(Counter(query_tokens).items())
+        found = list(map(cache.get, keys))
+        if None in found:  # a term this view has not scored yet
+            terms = [
+                self._term(key, eligible, live, memo) if known is None else known
+                for key, known in zip(keys, found, strict=True)
+            ]
+        else:
+            terms = cast(list[TermScores], found)
+        if memo["complete"]:
+            return Gathered(terms, _NO_ROWS, eligible.size)
+        others = [term.others for term in terms if term.others.size]
+        return Gathered(terms, np.concatenate(others) if others else _NO_ROWS, eligible.size)
+
+    def _term(
+        self, key: tuple[str, int], eligible: Mask, live: Mask, memo: dict[str, Any]
+    ) -> TermScores:
+        """One term's scores under the view of ``memo``, kept there while the views'
+        budget allows (a term no row holds is remembered too)."""
+        term, query_frequency = key
+        rows, counts = self._postings(term)
+        if rows.size:
+            known = self._term_scores(query_frequency, rows, counts, eligible, live, memo)
+            cost = known.shares.nbytes + known.others.nbytes
+            cost += 0 if known.rows is rows else known.rows.nbytes
+        else:
+            known, cost = _ABSENT, _ABSENT_COST
+        if self.cached_bytes + cost <= self.budget:
+            memo["terms"][key] = known
+            self.cached_bytes += cost
+        return known
 
     def buffers(self, rows: int) -> Buffers:
         """What :meth:`Gathered.top` works in, kept between queries (the caller holds the
@@ -370,7 +409,7 @@ class BM25Index:
         eligible: Mask,
         live: Mask,
         memo: dict[str, Any],
-    ) -> _TermScores:
+    ) -> TermScores:
         """One term's eligible rows with their share of the score, and its other live rows."""
         keep = eligible[rows]
         if keep.all():  # the usual case: the asker sees every row holding the term
@@ -380,11 +419,11 @@ class BM25Index:
             counts, rows = counts[keep], rows[keep]
         df = rows.size
         if df == 0:
-            return _TermScores(rows, np.zeros(0), others)
+            return TermScores(rows, _NO_FLOATS, others)
         n_eligible, avgdl = memo["n_eligible"], memo["avgdl"]
         k1, b = self.params.k1, self.params.b
         frequencies = counts.astype(np.float64)
         idf = math.log(1.0 + (n_eligible - df + 0.5) / (df + 0.5))
         norm = k1 * (1.0 - b + b * self.lengths()[rows] / avgdl)
         shares: Floats = query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
-        return _TermScores(rows, shares, others)
+        return TermScores(rows, shares, others)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -18,6 +19,7 @@ __all__ = [
     "break_ties",
     "cut",
     "ranked",
+    "scored_all",
     "top_rows",
     "top_rows_by_document",
 ]
@@ -39,6 +41,23 @@ class Scored(NamedTuple):
 
     chunk: Chunk
     score: float
+
+
+def scored_all(chunks: Iterable[Chunk], scores: Iterable[float]) -> tuple[Scored, ...]:
+    """``Scored(chunk, score)`` of each pair, in order.
+
+    Made with ``tuple.__new__``, as the named tuple's own ``_make`` makes them, without
+    its Python-level ``__new__`` per item: a first stage makes one per candidate.
+
+    >>> from ragward.reference.chunking import Chunk
+    >>> c = Chunk("d::1", "d", "t", "x", "body", 0, 1, "public", None, 1, 0)
+    >>> scored_all([c], [0.5]) == (Scored(c, 0.5),)
+    True
+    """
+    return tuple(map(_NEW_TUPLE, repeat(Scored), zip(chunks, scores, strict=True)))
+
+
+_NEW_TUPLE = tuple.__new__
 
 
 def ranked(items: Iterable[Scored]) -> list[Scored]:

@@ -28,6 +28,7 @@ from ragward.reference.ranking import (
     Settle,
     break_ties,
     cut,
+    scored_all,
     top_rows,
     top_rows_by_document,
 )
@@ -550,7 +551,7 @@ class AuthorizedRetriever:
         top = found.top(limit, namespace.lexical.buffers(found.n_rows), masks)
         best, values = top.rows, top.scores
         places = break_ties(best, values, chunks, limit)
-        ranking = tuple(map(Scored, map(chunks.__getitem__, best[:places]), values[:places]))
+        ranking = scored_all(map(chunks.__getitem__, best[:places]), values[:places])
         return top.scored, top.counts, ranking
 
     @staticmethod
@@ -572,8 +573,7 @@ class AuthorizedRetriever:
                 settle(rows, policy.candidate_limit)
             best = top_rows(rows, scores, namespace.chunks, policy.candidate_limit)
         chunks = namespace.chunks
-        values = scores[best].tolist()
-        return tuple(map(Scored, map(chunks.__getitem__, best), values))
+        return scored_all(map(chunks.__getitem__, best), scores[best].tolist())
 
     def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
         """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""

@@ -227,8 +227,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "terms-in-set-order",
         "reference/lexical.py",
-        "for term, query_frequency in sorted(Counter(query_tokens).items())",
-        "for term, query_frequency in Counter(set(query_tokens)).items()",
+        "keys = sorted(Counter(query_tokens).items())",
+        "keys = list(Counter(set(query_tokens)).items())",
         "BM25 summed over the query's terms in set order (which follows the hash seed), each "
         "term counted once.",
         ("DET-005",),

@@ -69,7 +69,7 @@ def _postings(draw: st.DrawFn) -> tuple[Gathered, Masks, int]:
     ]
     rankable, live, visible, eligible = masks
     limit = draw(st.integers(0, 25))
-    found = Gathered(rows, shares, _NO_ROWS, n_rows)
+    found = Gathered.of(rows, shares, _NO_ROWS, n_rows)
     return found, Masks.of(rankable & live, live, visible & live, eligible & visible), limit
 
 
@@ -108,6 +108,35 @@ def test_kernel_and_numpy_select_and_count_alike(case: tuple[Gathered, Masks, in
 
 
 @pytest.mark.skipif(not _kernel_built(), reason="checked by test_the_kernel_is_built...")
+@given(_postings(), st.integers(0, 15))
+def test_a_uniform_class_counts_and_ranks_as_each_rows_class(
+    case: tuple[Gathered, Masks, int], kind: int
+) -> None:
+    # Every row of one class: the kernel's shortcut (no class read) against reading each.
+    found, _, limit = case
+    classes = np.full(found.n_rows, kind, dtype=np.uint8)
+    rankable, live, visible, eligible = (classes & bit != 0 for bit in (1, 2, 4, 8))
+    masks = Masks.of(rankable, live, visible, eligible)
+    assert masks.uniform == kind
+    shortcut = _top(found, masks, limit, kernel=True)
+    each = _top(found, replace(masks, uniform=-1), limit, kernel=True)
+    plain = _top(found, masks, limit, kernel=False)
+    for other in (each, plain):
+        assert (shortcut.rows, shortcut.scores, shortcut.counts) == (
+            other.rows,
+            other.scores,
+            other.counts,
+        )
+
+
+def test_masks_say_a_class_is_uniform_only_when_every_row_has_it() -> None:
+    yes, no = np.array([True, True]), np.array([True, False])
+    assert Masks.of(yes, yes, yes, yes).uniform == 15
+    assert Masks.of(no, yes, yes, yes).uniform == -1
+    assert Masks.of(no[:0], no[:0], no[:0], no[:0]).uniform == -1
+
+
+@pytest.mark.skipif(not _kernel_built(), reason="checked by test_the_kernel_is_built...")
 def test_kernel_refuses_bad_buffers_and_leaves_the_scratch_zero() -> None:
     kernel = lexical_module._bm25_top
     assert kernel is not None
@@ -118,16 +147,24 @@ def test_kernel_refuses_bad_buffers_and_leaves_the_scratch_zero() -> None:
     bad = np.array([2, 4], dtype=np.int32)  # row 4 is past the 4 rows
     shares = np.array([1.0, 1.0])
     with pytest.raises(ValueError, match="outside the scratch"):
-        kernel([good, bad], [shares, shares], scratch, classes, 3, touched)
+        kernel([(good, shares), (bad, shares)], scratch, classes, 3, touched)
+    assert not scratch.any()
+    with pytest.raises(ValueError, match="differ in length"):
+        kernel([(good, shares), (good, shares[:1])], scratch, classes, 3, touched)
+    assert not scratch.any()
+    with pytest.raises(TypeError, match="each term is a tuple"):
+        kernel([(good, shares), [good, shares]], scratch, classes, 3, touched)
     assert not scratch.any()
     with pytest.raises(ValueError, match="longer than scratch"):
-        kernel([good], [shares], scratch, classes, 3, touched[:4])
+        kernel([(good, shares)], scratch, classes, 3, touched[:4])
     with pytest.raises(ValueError, match="other lengths"):
-        kernel([good], [shares], scratch, classes[:3], 3, touched)
-    with pytest.raises(ValueError, match="as many shares"):
-        kernel([good], [], scratch, classes, 3, touched)
+        kernel([(good, shares)], scratch, classes[:3], 3, touched)
+    with pytest.raises(ValueError, match="limit >= 0"):
+        kernel([(good, shares)], scratch, classes, -1, touched)
+    with pytest.raises(ValueError, match="uniform is a class"):
+        kernel([(good, shares)], scratch, classes, 3, touched, 16)
     classes[1] = 2 | 4  # live and visible, not fresh: not rankable, counted stale
-    assert kernel([good], [shares], scratch, classes, 3, touched) == (2, [0], [1.0], (2, 0, 1))
+    assert kernel([(good, shares)], scratch, classes, 3, touched) == (2, [0], [1.0], (2, 0, 1))
     assert not scratch.any()
 
 
