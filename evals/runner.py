@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any, TextIO, cast
 
 from ragward.conformance.contract import GroundingSystem, RetrievalSystem
@@ -159,8 +160,11 @@ def _run_grid(
                 results = _answer_all(system, question, settings, grid, staged, work, name, unit)
                 if staged and number < STAGED_CHECKS:
                     _check_staged(system, question, settings, grid, results, name, unit)
+                allowed: dict[tuple[str, int], bool] = {}
                 for setting in settings:
-                    answers[setting.id][key] = _read(results[setting.id], question, current)
+                    answers[setting.id][key] = _read(
+                        results[setting.id], question, current, allowed
+                    )
                 bar.advance()
         outcome.grounding = system.capabilities.grounding
         if outcome.grounding and claims:
@@ -330,27 +334,43 @@ def _check_staged(
             )
 
 
-def _read(result: Result, question: Question, current: Mapping[tuple[str, str], Doc]) -> Answer:
-    # Documents by first occurrence; each (document, version) checked once.
-    ranking = tuple(dict.fromkeys(hit.doc_id for hit in result.hits))
-    allowed: dict[tuple[str, int], bool] = {}
-    leaked: list[str] = []
-    for hit in result.hits:
-        key = (hit.doc_id, hit.version)
+def _read(
+    result: Result,
+    question: Question,
+    current: Mapping[tuple[str, str], Doc],
+    allowed: dict[tuple[str, int], bool] | None = None,
+) -> Answer:
+    """The answer ``result`` gives ``question``: its documents by first occurrence, and
+    the chunks it should not have returned. ``allowed`` remembers, for this question,
+    whether each (document, version) may answer it (a question's settings share it)."""
+    hits = result.hits
+    doc_ids = list(map(_DOC_ID, hits))
+    versions = list(map(_VERSION, hits))
+    allowed = {} if allowed is None else allowed
+    refused: set[tuple[str, int]] = set()
+    for key in set(zip(doc_ids, versions, strict=True)):
         ok = allowed.get(key)
         if ok is None:
-            ok = allowed[key] = _allowed(
-                current.get((question.asker.tenant, hit.doc_id)), hit, question
-            )
+            doc = current.get((question.asker.tenant, key[0]))
+            ok = allowed[key] = _allowed(doc, key[1], question)
         if not ok:
-            leaked.append(hit.chunk_id)
-    return Answer(ranking, tuple(leaked), result.hits)
+            refused.add(key)
+    leaked = tuple(
+        hit.chunk_id
+        for hit, key in zip(hits, zip(doc_ids, versions, strict=True), strict=True)
+        if key in refused
+    )
+    return Answer(tuple(dict.fromkeys(doc_ids)), leaked, hits)
 
 
-def _allowed(doc: Doc | None, hit: Hit, question: Question) -> bool:
-    """Whether ``hit`` may answer ``question``: its document is current at that version,
-    visible to the asker and fresh enough."""
-    if doc is None or doc.version != hit.version or not visible(doc, question.asker):
+_DOC_ID = attrgetter("doc_id")
+_VERSION = attrgetter("version")
+
+
+def _allowed(doc: Doc | None, version: int, question: Question) -> bool:
+    """Whether a hit of ``version`` of ``doc`` may answer ``question``: the document is
+    current at that version, visible to the asker and fresh enough."""
+    if doc is None or doc.version != version or not visible(doc, question.asker):
         return False
     return (
         question.max_stale_ticks is None

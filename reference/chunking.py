@@ -16,13 +16,19 @@ from ragward.errors import InvalidArgument
 from ragward.reference.documents import Document
 from ragward.reference.text import TokenCounter, estimate_tokens
 
-__all__ = ["Chunk", "Chunking", "chunk_document"]
+__all__ = ["Chunk", "Chunking", "chunk_document", "search_text_of"]
 
 _HEADING_RE = re.compile(r"^##[ \t]+(\S[^\n]*)$", re.MULTILINE)
 _WORD_RE = re.compile(r"\S+")
 
 #: Section name given to text that precedes the first heading (or to a document with none).
 BODY_SECTION = "body"
+
+
+def search_text_of(title: str, heading: str, text: str) -> str:
+    """:attr:`Chunk.search_text` of a chunk of these parts: the non-empty ones, a line
+    each."""
+    return "\n".join(part for part in (title, heading, text) if part)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +62,7 @@ class Chunk:
         the verbatim span a citation resolves to. Text before a document's first heading
         has no heading.
         """
-        return "\n".join(part for part in (self.title, self.heading, self.text) if part)
+        return search_text_of(self.title, self.heading, self.text)
 
     def citation(self) -> str:
         """``doc_id@vN#section[start:end]``: where :attr:`text` lies in its document."""

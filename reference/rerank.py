@@ -8,7 +8,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
-from ragward.reference.chunking import Chunk
+from ragward.reference.chunking import Chunk, search_text_of
 from ragward.reference.ranking import Scored, ranked
 from ragward.reference.text import tokenize
 
@@ -39,7 +39,7 @@ class LexicalOverlapReranker:
     query word. It is a stand-in, not a model: on SciFact it ranks worse than the first
     stage, so no grid uses it unless asked.
 
-    >>> from ragward.reference.chunking import Chunk
+    >>> from ragward.reference.chunking import Chunk, search_text_of
     >>> c = Chunk("d::1", "d", "t", "dual control release", "s", 0, 20, "public", None, 1, 0)
     >>> LexicalOverlapReranker().score("release control", [c])
     [1.1666666666666667]
@@ -54,7 +54,9 @@ class LexicalOverlapReranker:
         scores = []
         absent = [0] * len(query_terms)
         for chunk in chunks:
-            counts, length = _term_counts(chunk.search_text)
+            # keyed by the parts of its search text: strings that keep their hash, where
+            # the joined text would be a new string to hash on every call
+            counts, length = _term_counts(chunk.title, chunk.heading, chunk.text)
             # integer sums, so exact in any order; the lookups run in C
             covered = sum(map(counts.__contains__, query_terms))
             density = sum(map(counts.get, query_terms, absent)) / max(1, length)
@@ -63,9 +65,9 @@ class LexicalOverlapReranker:
 
 
 @lru_cache(maxsize=1 << 16)
-def _term_counts(text: str) -> tuple[Mapping[str, int], int]:
+def _term_counts(title: str, heading: str, text: str) -> tuple[Mapping[str, int], int]:
     # memoised: a candidate is rescored under every setting; read-only by contract
-    tokens = tokenize(text)
+    tokens = tokenize(search_text_of(title, heading, text))
     return MappingProxyType(Counter(tokens)), len(tokens)
 
 
