@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import attrgetter
 
 from ragward.errors import InvalidArgument
-from ragward.reference.ranking import Scored, ranked
+from ragward.reference.chunking import Chunk
+from ragward.reference.ranking import Scored, ranked, scored_all
 
 __all__ = ["document_rank_fusion", "reciprocal_rank_fusion"]
 
@@ -74,13 +76,20 @@ def document_rank_fusion(rankings: Sequence[Sequence[Scored]], *, k: float = 60)
     if isinstance(k, bool) or not isinstance(k, int | float) or not (math.isfinite(k) and k > 0):
         raise InvalidArgument(f"rrf k must be a finite number > 0, got {k!r}")
     contributions: dict[str, list[float]] = {}
-    chunks: dict[str, Scored] = {}
     for ranking in rankings:
-        ranks: dict[str, int] = {}
-        for scored in ranking:
-            ranks.setdefault(scored.chunk.doc_id, len(ranks) + 1)
-            chunks.setdefault(scored.chunk.chunk_id, scored)
-        for doc_id, rank in ranks.items():
+        # documents in order of first occurrence; the loops over chunks run in C
+        for rank, doc_id in enumerate(dict.fromkeys(map(_DOC_ID, ranking)), start=1):
             contributions.setdefault(doc_id, []).append(1.0 / (k + rank))
     totals = {doc_id: math.fsum(terms) for doc_id, terms in contributions.items()}
-    return ranked(Scored(s.chunk, totals[s.chunk.doc_id]) for s in chunks.values())
+    # each chunk once (a chunk id names one chunk: any of its Scored gives it)
+    chunks: dict[str, Chunk] = {}
+    for ranking in rankings:
+        chunks.update(zip(map(_CHUNK_ID, ranking), map(_CHUNK, ranking), strict=True))
+    held = list(chunks.values())
+    return ranked(scored_all(held, map(totals.__getitem__, map(_CHUNK_DOC_ID, held))))
+
+
+_CHUNK = attrgetter("chunk")
+_CHUNK_ID = attrgetter("chunk.chunk_id")
+_DOC_ID = attrgetter("chunk.doc_id")
+_CHUNK_DOC_ID = attrgetter("doc_id")

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ragward.reference.chunking import Chunk, search_text_of
-from ragward.reference.ranking import Scored, ranked
+from ragward.reference.ranking import Scored, ranked, scored_all
 from ragward.reference.text import tokenize
 
 __all__ = ["LexicalOverlapReranker", "Reranker", "rerank"]
@@ -90,5 +91,8 @@ def rerank(
         raise ValueError(
             f"reranker {reranker.name!r} returned {len(scores)} scores for {len(candidates)} chunks"
         )
-    kept = (Scored(c.chunk, float(s)) for c, s in zip(candidates, scores, strict=True))
-    return ranked(s for s in kept if s.score > min_score)[:limit]
+    made = scored_all(map(_CHUNK, candidates), map(float, scores))
+    return ranked(s for s in made if s.score > min_score)[:limit]
+
+
+_CHUNK = attrgetter("chunk")

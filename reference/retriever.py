@@ -8,6 +8,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -28,11 +29,12 @@ from ragward.reference.ranking import (
     Settle,
     break_ties,
     cut,
+    ranked,
     scored_all,
     top_rows,
     top_rows_by_document,
 )
-from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
+from ragward.reference.rerank import LexicalOverlapReranker, Reranker
 from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
 
 __all__ = ["MODES", "AuthorizedRetriever", "FirstStage", "RetrievalPolicy", "RetrievalResult"]
@@ -167,7 +169,7 @@ class RetrievalResult:
 class FirstStage:
     """Both first-stage rankings over the eligible view, before fusion and rerank.
 
-    ``reranked`` remembers the reranker's score of each candidate already scored from this
+    ``reranked`` remembers the reranker's verdict on each candidate already scored from this
     stage (by reranker, then ``chunk_id``), so that finishing one stage under many
     settings asks the reranker about each chunk once: a reranker scores a (query, chunk)
     pair, whatever else it is shown with.
@@ -180,7 +182,7 @@ class FirstStage:
     considered: int = 0
     excluded_by_entitlement: int = 0
     excluded_by_freshness: int = 0
-    reranked: dict[int, dict[str, float]] = field(default_factory=dict, compare=False, repr=False)
+    reranked: dict[int, dict[str, Scored]] = field(default_factory=dict, compare=False, repr=False)
     #: What finishing this stage under one setting computed that another setting can reuse,
     #: keyed by everything it depends on: the fused candidates (by mode of fusion, ``k``
     #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
@@ -195,27 +197,36 @@ def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -
 
 
 class _Remembered:
-    """A reranker whose scores of one stage's chunks are kept in ``memo``."""
+    """A reranker's verdicts on one stage's chunks, kept in ``memo`` (``chunk_id`` to the
+    chunk with its score): each chunk is scored, and its ``Scored`` made, once per stage,
+    however many settings rerank it."""
 
-    def __init__(self, reranker: Reranker, memo: dict[str, float]) -> None:
+    def __init__(self, reranker: Reranker, memo: dict[str, Scored]) -> None:
         self.reranker, self.memo = reranker, memo
 
-    @property
-    def name(self) -> str:
-        return self.reranker.name
-
-    def score(self, query: str, chunks: Sequence[Chunk]) -> list[float]:
+    def rerank(self, query: str, candidates: Sequence[Scored], min_score: float) -> list[Scored]:
+        """What ``rerank(query, candidates, reranker=..., limit=len(candidates),
+        min_score=min_score)`` returns."""
         memo = self.memo
-        missing = list({c.chunk_id: c for c in chunks if c.chunk_id not in memo}.values())
-        if missing or not chunks:  # asked even with nothing to score, as rerank() asks
+        missing = list(
+            {c.chunk.chunk_id: c.chunk for c in candidates if c.chunk.chunk_id not in memo}.values()
+        )
+        if missing or not candidates:  # asked even with nothing to score, as rerank() asks
             scores = self.reranker.score(query, missing)
             if len(scores) != len(missing):
                 raise ValueError(
-                    f"reranker {self.name!r} returned {len(scores)} scores for "
+                    f"reranker {self.reranker.name!r} returned {len(scores)} scores for "
                     f"{len(missing)} chunks"
                 )
-            memo.update(zip((c.chunk_id for c in missing), scores, strict=True))
-        return [memo[c.chunk_id] for c in chunks]
+            memo.update(
+                zip(map(_CHUNK_ID, missing), scored_all(missing, map(float, scores)), strict=True)
+            )
+        made = map(memo.__getitem__, map(_SCORED_CHUNK_ID, candidates))
+        return ranked(s for s in made if s.score > min_score)
+
+
+_CHUNK_ID = attrgetter("chunk_id")
+_SCORED_CHUNK_ID = attrgetter("chunk.chunk_id")
 
 
 @dataclass
@@ -611,16 +622,11 @@ class AuthorizedRetriever:
             final = cut(candidates, policy.result_limit, policy.limit_unit)
         else:
             try:
+                remembered = _Remembered(
+                    self.reranker, first.reranked.setdefault(id(self.reranker), {})
+                )
                 final = cut(
-                    rerank(
-                        first.query,
-                        candidates,
-                        reranker=_Remembered(
-                            self.reranker, first.reranked.setdefault(id(self.reranker), {})
-                        ),
-                        limit=len(candidates),
-                        min_score=policy.rerank_min_score,
-                    ),
+                    remembered.rerank(first.query, candidates, policy.rerank_min_score),
                     policy.result_limit,
                     policy.limit_unit,
                 )

@@ -71,3 +71,18 @@ def test_index_settings_reach_the_reference() -> None:
     system = reference_factory(max_tokens=7, overlap_tokens=1, embedder="hash-32")
     assert system.retriever.chunking.max_tokens == 7
     assert system.retriever.embedder.dimensions == 32
+
+
+@given(st.floats(allow_nan=False), st.floats(allow_nan=False))
+def test_a_rescored_hit_is_the_hit_with_the_new_score(first: float, second: float) -> None:
+    from dataclasses import replace
+
+    from ragward.adapters import _rescored
+    from ragward.conformance.records import Hit
+
+    hit = Hit("d::1", "d", 2, 0, 5, "hello", first, "d@v2#body[0:5]")
+    copy = _rescored(hit, second)
+    assert copy == replace(hit, score=second)
+    assert hash(copy) == hash(replace(hit, score=second))
+    assert copy.score is second
+    assert hit.score is first  # the original is untouched
