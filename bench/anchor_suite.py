@@ -557,7 +557,7 @@ def corpus_chunks(retriever: AuthorizedRetriever) -> int:
 def _grid_row(directory: Path, grid_file: Path, bar: Progress) -> Row:
     """The grid of ``grid_file`` on ``directory``, with reuse against rebuilding
     everything per setting, each way once in this process, answers checked identical."""
-    from ragward.bench.grid_speed import measure_grid
+    from ragward.bench.grid_speed import measure_grid, phase_text
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import load_grid
 
@@ -579,7 +579,8 @@ def _grid_row(directory: Path, grid_file: Path, bar: Progress) -> Row:
         0.1,
         f"{len(grid.all_settings())} settings, split {split}; "
         + ("answers identical" if same else "ANSWERS DIFFER between the two ways")
-        + "; target: at least 10x faster",
+        + "; target: at least 10x faster; "
+        + "; ".join(f"{way}: {phase_text(figures[way]['phases'])}" for way in figures),
     )
 
 

@@ -32,7 +32,7 @@ from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome, run_grid
 from ragward.outputs import write_atomic
 
-__all__ = ["main", "measure_grid"]
+__all__ = ["main", "measure_grid", "phase_text"]
 
 
 def _rebuild(dataset: Dataset, grid: Grid, split: str) -> GridOutcome:
@@ -55,6 +55,8 @@ def _rebuild(dataset: Dataset, grid: Grid, split: str) -> GridOutcome:
             dataset, single, reference_factory, splits=(split,), reuse=False, stream=io.StringIO()
         )
         outcome.answers.update(one.answers)
+        for phase, seconds in one.seconds.items():
+            outcome.seconds[phase] = outcome.seconds.get(phase, 0.0) + seconds
         outcome.verdicts.update(one.verdicts)
         outcome.gold = one.gold
     return outcome
@@ -84,8 +86,15 @@ def measure_grid(dataset: Dataset, grid: Grid, split: str, mode: str) -> dict[st
         "seconds": seconds,
         "digest": digest,
         "work": outcome.work,
+        "phases": outcome.seconds,
         "questions": len(next(iter(outcome.answers.values()))),
     }
+
+
+def phase_text(phases: dict[str, float]) -> str:
+    """A grid run's seconds by phase, the phases it spent time in, largest first."""
+    spent = sorted(((s, p) for p, s in phases.items() if s >= 0.05), reverse=True)
+    return ", ".join(f"{phase.replace('_', ' ')} {seconds:.1f} s" for seconds, phase in spent)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -152,7 +161,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"process (no warm caches carried over); the answers and grounding verdicts of both "
         f"ways were checked identical (one digest).\n\n"
         + tabulate(rows, headers=["", "seconds", "x slower than reuse"], tablefmt="github")
-        + f"\n\nWork done with reuse: {json.dumps(work)}.\n"
+        + f"\n\nWork done with reuse: {json.dumps(work)}.\n\n"
+        + "Seconds by phase (the best run of each way): "
+        + "; ".join(
+            f"{way}: {phase_text(min(runs[way], key=lambda r: r['seconds'])['phases'])}"
+            for way in runs
+        )
+        + ".\n"
     )
     args.out.mkdir(parents=True, exist_ok=True)
     write_atomic(args.out / "grid.md", text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -92,6 +93,10 @@ class GridOutcome:
     index_settings_passed: bool = True
     depth_unit: str = "chunks"
     work: dict[str, int] = field(default_factory=dict)
+    #: Wall seconds by phase: ``ingest``, ``first_stages`` and ``finishes`` (or
+    #: ``retrieves`` without reuse), ``checks`` (staged answers checked against retrieve),
+    #: ``read`` (answers read) and ``ground``: where a grid's time goes.
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def run_grid(
@@ -141,13 +146,18 @@ def _run_grid(
     outcome.index_settings_passed = builder.passes_settings
     current = current_docs(dataset)
     work = {"indexes": 0, "ingests": 0, "first_stages": 0, "finishes": 0, "retrieves": 0}
+    phases = ("ingest", "first_stages", "finishes", "retrieves", "checks", "read", "ground")
+    seconds = dict.fromkeys(phases, 0.0)
+    clock = time.perf_counter
     for index, reranker, settings in _builds(grid):
         system = builder.build(index, reranker)
         builder.check(system, grid)
         work["indexes"] += 1
         label = index.label if reranker is None else f"{index.label} rerank-{reranker}"
+        started = clock()
         with progress(len(dataset.docs), f"index {label}", stream=stream) as bar:
             _ingest_all(system, dataset.docs, name, work, bar)
+        seconds["ingest"] += clock() - started
         staged = reuse and is_staged(system)
         outcome.staged = staged
         # Depth is counted in documents wherever the system can: "recall@100" then means
@@ -157,19 +167,28 @@ def _run_grid(
         answers = {s.id: outcome.answers.setdefault(s.id, {}) for s in settings}
         with progress(len(questions), f"queries {label}", stream=stream) as bar:
             for number, (key, question) in enumerate(questions.items()):
-                results = _answer_all(system, question, settings, grid, staged, work, name, unit)
+                results = _answer_all(
+                    system, question, settings, grid, staged, (work, seconds), name, unit
+                )
+                answered = clock()
                 if staged and number < STAGED_CHECKS:
                     _check_staged(system, question, settings, grid, results, name, unit)
+                checked = clock()
                 allowed: dict[tuple[str, int], bool] = {}
                 for setting in settings:
                     answers[setting.id][key] = _read(
                         results[setting.id], question, current, allowed
                     )
+                seconds["checks"] += checked - answered
+                seconds["read"] += clock() - checked
                 bar.advance()
         outcome.grounding = system.capabilities.grounding
         if outcome.grounding and claims:
+            started = clock()
             _ground(system, grid, settings, claims, claim_keys, outcome, current, name)
+            seconds["ground"] += clock() - started
     outcome.work = work
+    outcome.seconds = seconds
     return outcome
 
 
@@ -270,11 +289,15 @@ def _answer_all(
     settings: tuple[RetrievalSetting, ...],
     grid: Grid,
     staged: bool,
-    work: dict[str, int],
+    tally: tuple[dict[str, int], dict[str, float]],
     name: str,
     unit: str,
 ) -> dict[str, Result]:
+    """Every setting's answer to ``question``; ``tally`` counts the calls made and adds
+    their wall seconds."""
+    work, seconds = tally
     results: dict[str, Result] = {}
+    started = time.perf_counter()
     try:
         if staged:
             assert isinstance(system, StagedSystem)
@@ -285,9 +308,12 @@ def _answer_all(
             )
             stage = system.first_stage(question.text, question.asker, question.now_tick, wide)
             work["first_stages"] += 1
+            staged_at = time.perf_counter()
+            seconds["first_stages"] += staged_at - started
             for setting in settings:
                 results[setting.id] = system.finish(stage, _policy(setting, grid, question, unit))
                 work["finishes"] += 1
+            seconds["finishes"] += time.perf_counter() - staged_at
         else:
             for setting in settings:
                 policy = _policy(setting, grid, question, unit)
@@ -295,6 +321,7 @@ def _answer_all(
                     question.text, question.asker, question.now_tick, policy
                 )
                 work["retrieves"] += 1
+            seconds["retrieves"] += time.perf_counter() - started
     except Exception as error:
         raise AdapterError(f"{name} failed to answer {question.text!r}: {error}") from None
     verb = "finish" if staged else "retrieve"

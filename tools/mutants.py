@@ -41,11 +41,13 @@ MUTANTS = (
         "post-filter",
         "top-k over the whole namespace, eligibility applied afterwards",
         "reference/retriever.py",
-        "        rows = np.flatnonzero(eligible & (scores > 0.0))\n"
-        "        best = top_rows(rows, scores, namespace.chunks, limit)\n",
-        "        rows = np.flatnonzero(namespace.live() & (scores > 0.0))\n"
-        "        best = top_rows(rows, scores, namespace.chunks, limit)\n"
-        "        best = [r for r in best if eligible[r]]\n",
+        "            rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))\n"
+        "            dense = self._top(namespace, scores, rows, policy, scan.settle)\n",
+        "            rows = np.flatnonzero(live & dense_rows & (scores > 0.0))\n"
+        "            dense = self._top(namespace, scores, rows, policy, scan.settle)\n"
+        "            dense = tuple(\n"
+        "                s for s in dense if eligible[namespace.chunks.index(s.chunk)]\n"
+        "            )\n",
     ),
     Mutant(
         "namespace-statistics",
@@ -66,9 +68,9 @@ MUTANTS = (
         "double-count",
         "an excluded chunk counted once per index it matched in",
         "reference/retriever.py",
-        "excluded_by_entitlement=int(np.count_nonzero(hidden)),",
-        "excluded_by_entitlement=int(np.count_nonzero(hidden))\n"
-        "                + (int(np.count_nonzero(hidden)) if query_vector is not None else 0),",
+        "                int(np.count_nonzero(hidden)),\n",
+        "                int(np.count_nonzero(hidden))\n"
+        "                + int(np.count_nonzero(hidden)) * (policy.mode == 'hybrid'),\n",
     ),
     Mutant(
         "upsert-keeps-old",
@@ -88,8 +90,8 @@ MUTANTS = (
         "delete-noop",
         "delete forgets the document but leaves its chunks in the index",
         "reference/namespace.py",
-        "        self._kill(state.rows)\n        state.rows = []\n",
-        "        state.rows = []\n",
+        "        self._kill(state.rows)\n        state.rows = range(0)\n",
+        "        state.rows = range(0)\n",
     ),
     Mutant(
         "shared-namespace",
@@ -131,15 +133,15 @@ MUTANTS = (
         "unstable-ties",
         "equal scores ordered by row (ingestion order), not chunk_id",
         "reference/ranking.py",
-        "(-score, chunks[row].chunk_id, row)",
-        "(-score, row, row)",
+        "key=lambda row: (chunks[row].chunk_id, row)",
+        "key=lambda row: (row, row)",
     ),
     Mutant(
         "blas-dense",
-        "dense scores by a BLAS matrix-vector product (position-dependent rounding)",
+        "dense scores straight from the BLAS pass, never made exact (position-dependent rounding)",
         "reference/dense.py",
-        "dots = row_dots(self.matrix(), query)",
-        "dots = self.matrix() @ query",
+        "        if self.slack == 0.0 or rows.size == 0:\n            return\n",
+        "        if True:\n            return\n",
     ),
     Mutant(
         "version-zero",
