@@ -136,9 +136,9 @@ PLANTS: tuple[Plant, ...] = (
     ),
     Plant(
         "rerank-floor-inclusive",
-        "reference/rerank.py",
-        "if s.score > min_score)[:limit]",
-        "if s.score >= min_score)[:limit]",
+        "reference/retriever.py",
+        "return ranked(s for s in made if s.score > min_score)",
+        "return ranked(s for s in made if s.score >= min_score)",
         "The rerank floor compared inclusively: a candidate scoring exactly the floor is kept.",
         ("FUS-006",),
     ),
@@ -295,8 +295,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "document-fusion-from-zero",
         "reference/fusion.py",
-        "ranks.setdefault(scored.chunk.doc_id, len(ranks) + 1)",
-        "ranks.setdefault(scored.chunk.doc_id, len(ranks))",
+        "enumerate(dict.fromkeys(map(_DOC_ID, ranking)), start=1)",
+        "enumerate(dict.fromkeys(map(_DOC_ID, ranking)), start=0)",
         "Document-depth fusion ranks documents from 0: the first scores ``1/k`` instead of "
         "``1/(k + 1)``.",
         ("DEPTH-001",),
