@@ -3,8 +3,9 @@
  * Optional: the reference runs the same steps in numpy when this module is not built, and
  * the two give the same floats in the same order (tests/reference/test_kernels.py). Only
  * plain IEEE double additions in a fixed order are used: no fused multiply-add, no
- * reassociation, so a row's score is the sum of its shares in the order the caller gives
- * them, starting from 0.0, exactly as numpy's bincount adds them.
+ * reassociation, so a row's score is the sum of its shares (float32, each converted
+ * exactly to double) in the order the caller gives them, starting from 0.0, exactly as
+ * numpy's bincount adds them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -66,13 +67,36 @@ static inline void offer(double *heap, Py_ssize_t limit, Py_ssize_t *size, Entry
     (*kept)++;
 }
 
-static int get_buffer(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, int writable,
+/* The size of one item of a struct format code the kernel reads (0: not one of them). */
+static Py_ssize_t item_size(char code) {
+    switch (code) {
+    case 'B': return 1;
+    case 'i': case 'f': return 4;
+    case 'd': return 8;
+    default: return 0;
+    }
+}
+
+/* Whether ``format`` (a buffer's struct format) is the native ``code``: the code alone, or
+ * after a native byte-order mark ('@', '=', or '<' on a little-endian machine). */
+static int is_native(const char *format, char code) {
+    const uint16_t probe = 1;
+    int little = *(const uint8_t *)&probe == 1;
+    if (format == NULL) return code == 'B';
+    if (format[0] == '@' || format[0] == '=' || (format[0] == '<' && little)) format++;
+    return format[0] == code && format[1] == '\0';
+}
+
+/* A contiguous buffer of ``code`` items (a struct format code: 'B' uint8, 'i' int32,
+ * 'f' float32, 'd' float64): an array of another type is refused, not misread. */
+static int get_buffer(PyObject *object, Py_buffer *view, char code, int writable,
                       const char *what) {
-    if (PyObject_GetBuffer(object, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
-        return -1;
-    if (view->len % itemsize != 0) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd bytes is not a whole number of %zd-byte items",
-                     what, view->len, itemsize);
+    int flags = PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, view, flags) < 0) return -1;
+    Py_ssize_t size = item_size(code);
+    if (!is_native(view->format, code) || view->itemsize != size) {
+        PyErr_Format(PyExc_TypeError, "bm25_top: %s must hold '%c' items (%zd bytes each), got "
+                     "format %s", what, code, size, view->format ? view->format : "B");
         PyBuffer_Release(view);
         return -1;
     }
@@ -93,16 +117,16 @@ static int accumulate(PyObject *terms, double *scratch, Py_ssize_t n_rows, int32
             goto undo;
         }
         Py_buffer rows_view, shares_view;
-        if (get_buffer(PyTuple_GET_ITEM(pair, 0), &rows_view, 4, 0, "rows") < 0)
+        if (get_buffer(PyTuple_GET_ITEM(pair, 0), &rows_view, 'i', 0, "rows") < 0)
             goto undo;
-        if (get_buffer(PyTuple_GET_ITEM(pair, 1), &shares_view, 8, 0, "shares") < 0) {
+        if (get_buffer(PyTuple_GET_ITEM(pair, 1), &shares_view, 'f', 0, "shares") < 0) {
             PyBuffer_Release(&rows_view);
             goto undo;
         }
         const int32_t *hits = (const int32_t *)rows_view.buf;
-        const double *shares = (const double *)shares_view.buf;
+        const float *shares = (const float *)shares_view.buf;
         Py_ssize_t n_hits = rows_view.len / 4;
-        int bad = shares_view.len / 8 != n_hits;
+        int bad = shares_view.len / 4 != n_hits;
         for (Py_ssize_t i = 0; i < n_hits && !bad; i++) {
             int32_t row = hits[i];
             if ((uint32_t)row >= (uint32_t)n_rows) {
@@ -111,7 +135,7 @@ static int accumulate(PyObject *terms, double *scratch, Py_ssize_t n_rows, int32
             }
             touched[reached] = row;
             reached += scratch[row] == 0.0;
-            scratch[row] += shares[i];
+            scratch[row] += (double)shares[i];
         }
         PyBuffer_Release(&rows_view);
         PyBuffer_Release(&shares_view);
@@ -133,7 +157,7 @@ PyDoc_STRVAR(bm25_top_doc,
 "bm25_top(terms, scratch, classes, limit, touched, uniform=-1)\n"
 "    -> (touched_count, best, scores, (considered, hidden, stale))\n\n"
 "For each term of ``terms``, a tuple whose first two items are ``rows`` (an int32 array)\n"
-"and ``shares`` (a float64 array of the same length), in order, add ``shares[i]`` to\n"
+"and ``shares`` (a float32 array of the same length), in order, add ``shares[i]`` to\n"
 "``scratch[rows[i]]`` (a float64 buffer of zeros,\n"
 "one per row), and write each row reached, once, to ``touched`` (int32, one place longer\n"
 "than ``scratch``). ``classes`` holds a byte per row: 1 if BM25 may rank it, 2 if live,\n"
@@ -167,9 +191,9 @@ static PyObject *bm25_top(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *result = NULL;
     Entry *entries = NULL;
     double *heap = NULL;
-    if (get_buffer(scratch_object, &scratch_view, 8, 1, "scratch") < 0) return NULL;
-    if (get_buffer(touched_object, &touched_view, 4, 1, "touched") < 0) goto fail_scratch;
-    if (get_buffer(classes_object, &classes_view, 1, 0, "classes") < 0) goto fail_touched;
+    if (get_buffer(scratch_object, &scratch_view, 'd', 1, "scratch") < 0) return NULL;
+    if (get_buffer(touched_object, &touched_view, 'i', 1, "touched") < 0) goto fail_scratch;
+    if (get_buffer(classes_object, &classes_view, 'B', 0, "classes") < 0) goto fail_touched;
 
     double *scratch = (double *)scratch_view.buf;
     int32_t *touched = (int32_t *)touched_view.buf;

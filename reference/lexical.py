@@ -39,14 +39,19 @@ __all__ = [
 Rows = npt.NDArray[np.int32]
 Counts = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
+#: Shares of a score, as float32: summed in float64 (each converts exactly), they take
+#: two thirds of the bytes a posting's scores stream through the kernel.
+Shares = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
 
 _NO_ROWS: Rows = np.zeros(0, dtype=np.int32)
+#: Makes a named tuple from a tuple of its fields, as its ``_make`` does, in C.
+_NEW_TUPLE = tuple.__new__
 _NO_COUNTS: Counts = np.zeros(0, dtype=np.float32)
 #: The low 32 bits of a posting packed in an int: its count.
 _LOW = (1 << 32) - 1
 
-_NO_FLOATS: Floats = np.zeros(0)
+_NO_SHARES: Shares = np.zeros(0, dtype=np.float32)
 
 _bm25_top: Callable[..., tuple[int, list[int], list[float], tuple[int, int, int]]] | None
 try:  # the compiled kernel, when the C extension was built (it is optional)
@@ -82,12 +87,12 @@ class TermScores(NamedTuple):
     A tuple, as the compiled kernel reads it."""
 
     rows: Rows
-    shares: Floats
+    shares: Shares
     others: Rows
 
 
 #: A term no row of the namespace holds.
-_ABSENT = TermScores(_NO_ROWS, _NO_FLOATS, _NO_ROWS)
+_ABSENT = TermScores(_NO_ROWS, _NO_SHARES, _NO_ROWS)
 #: What the views' budget counts for remembering that a term is absent.
 _ABSENT_COST = 64
 
@@ -144,7 +149,7 @@ class Gathered(NamedTuple):
     n_rows: int
 
     @classmethod
-    def of(cls, rows: list[Rows], shares: list[Floats], others: Rows, n_rows: int) -> Gathered:
+    def of(cls, rows: list[Rows], shares: list[Shares], others: Rows, n_rows: int) -> Gathered:
         """Postings given as parallel lists of each term's rows and shares."""
         terms = [TermScores(r, s, _NO_ROWS) for r, s in zip(rows, shares, strict=True)]
         return cls(terms, others, n_rows)
@@ -155,7 +160,7 @@ class Gathered(NamedTuple):
         return [term.rows for term in self.terms]
 
     @property
-    def shares(self) -> list[Floats]:
+    def shares(self) -> list[Shares]:
         """Each term's shares of the score, one per row of :attr:`rows`."""
         return [term.shares for term in self.terms]
 
@@ -192,7 +197,8 @@ class Gathered(NamedTuple):
             count, rows, scores, counts = _bm25_top(
                 self.terms, scratch, masks.classes, limit, touched, masks.uniform
             )
-            return LexicalTop(touched[:count], rows, scores, counts)
+            # made as a plain tuple is (the named tuple's own __new__ is Python code)
+            return _NEW_TUPLE(LexicalTop, (touched[:count], rows, scores, counts))
         every = self.scores()
         scored = np.flatnonzero(every != 0.0)  # a mask: 6x faster than of the floats
         candidates = scored[masks.rankable[scored]]
@@ -355,17 +361,22 @@ class BM25Index:
             memo["complete"] = not np.any(live & ~eligible)
         cache: dict[tuple[str, int], TermScores] = memo["terms"]
         # Sorted so that each row's sum is accumulated in the same order in every process.
-        keys = sorted(Counter(query_tokens).items())
-        found = list(map(cache.get, keys))
-        if None in found:  # a term this view has not scored yet
+        # (Counted in a plain loop: a dozen terms count faster than a Counter is made.)
+        frequency: dict[str, int] = {}
+        for token in query_tokens:
+            frequency[token] = frequency.get(token, 0) + 1
+        keys = sorted(frequency.items())
+        try:  # every term scored before in this view: the lookups run in C
+            terms = list(map(cache.__getitem__, keys))
+        except KeyError:  # a term this view has not scored yet
             terms = [
-                self._term(key, eligible, live, memo) if known is None else known
-                for key, known in zip(keys, found, strict=True)
+                known
+                if (known := cache.get(key)) is not None
+                else self._term(key, eligible, live, memo)
+                for key in keys
             ]
-        else:
-            terms = cast(list[TermScores], found)
         if memo["complete"]:
-            return Gathered(terms, _NO_ROWS, eligible.size)
+            return _NEW_TUPLE(Gathered, (terms, _NO_ROWS, eligible.size))
         others = [term.others for term in terms if term.others.size]
         return Gathered(terms, np.concatenate(others) if others else _NO_ROWS, eligible.size)
 
@@ -419,11 +430,16 @@ class BM25Index:
             counts, rows = counts[keep], rows[keep]
         df = rows.size
         if df == 0:
-            return TermScores(rows, _NO_FLOATS, others)
+            return TermScores(rows, _NO_SHARES, others)
         n_eligible, avgdl = memo["n_eligible"], memo["avgdl"]
         k1, b = self.params.k1, self.params.b
         frequencies = counts.astype(np.float64)
         idf = math.log(1.0 + (n_eligible - df + 0.5) / (df + 0.5))
         norm = k1 * (1.0 - b + b * self.lengths()[rows] / avgdl)
-        shares: Floats = query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
+        share = query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
+        # Rounded once to float32, as Lucene and bm25s keep their scores; every sum of them
+        # is then taken in float64 in a fixed order, so equal texts still score equally
+        # wherever their rows sit. (Every share is far above float32's smallest normal, so
+        # none rounds to 0.0: a row counts as reached at its first share.)
+        shares: Shares = share.astype(np.float32)
         return TermScores(rows, shares, others)

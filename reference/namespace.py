@@ -78,6 +78,9 @@ class Namespace:
         self._barrier_codes: dict[str, int] = {}
         self._dead = 0
         self._views: dict[tuple[object, ...], View] = {}
+        # The same views by what the asker gave (classification, barriers as given,
+        # freshness threshold): a question's view found with one lookup.
+        self._asked: dict[tuple[object, ...], View] = {}
 
     @property
     def live_rows(self) -> int:
@@ -163,6 +166,7 @@ class Namespace:
 
     def _forget_views(self) -> None:
         self._views.clear()
+        self._asked.clear()
         self.lexical.forget_views()
 
     def _kill(self, rows: range) -> None:
@@ -215,8 +219,13 @@ class Namespace:
         Two calls share a view when they would compute the same masks: same clearance,
         same barriers among those this namespace holds, same freshness threshold.
         """
+        threshold = self._threshold(now_tick, max_stale_ticks)
+        asked = (principal.max_classification, principal.barriers, threshold)
+        view = self._asked.get(asked)
+        if view is not None:
+            return view
         barriers = tuple(sorted(b for b in set(principal.barriers) if b in self._barrier_codes))
-        key = (principal.clearance, barriers, self._threshold(now_tick, max_stale_ticks))
+        key = (principal.clearance, barriers, threshold)
         view = self._views.get(key)
         if view is None:
             if len(self._views) >= _VIEWS_KEPT:
@@ -224,6 +233,9 @@ class Namespace:
             visible = self.visible(principal)
             view = View(visible, visible & ~self.stale(now_tick, max_stale_ticks))
             self._views[key] = view
+        if len(self._asked) >= 4 * _VIEWS_KEPT:
+            self._asked.clear()
+        self._asked[asked] = view
         return view
 
     @staticmethod

@@ -189,6 +189,31 @@ class FirstStage:
     #: converted hits).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    @classmethod
+    def made(
+        cls,
+        query: str,
+        lexical: tuple[Scored, ...],
+        dense: tuple[Scored, ...],
+        degraded: tuple[str, ...],
+        counts: tuple[int, int, int],
+    ) -> FirstStage:
+        """``FirstStage(query, lexical, dense, degraded, *counts)``, its fields set as the
+        frozen ``__init__`` sets them, in a third of the time (one per question)."""
+        first = object.__new__(cls)
+        first.__dict__.update(
+            query=query,
+            lexical=lexical,
+            dense=dense,
+            degraded=degraded,
+            considered=counts[0],
+            excluded_by_entitlement=counts[1],
+            excluded_by_freshness=counts[2],
+            reranked={},
+            memo={},
+        )
+        return first
+
 
 def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
     """``("dense",)`` where the policy reads the dense index and the question has no vector
@@ -396,9 +421,8 @@ class AuthorizedRetriever:
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
         policy = policy or RetrievalPolicy()
-        return self.finish(
-            self.first_stage(query, principal, now_tick=now_tick, policy=policy), policy
-        )
+        first = self.first_stages([query], principal, now_tick=now_tick, policy=policy)[0]
+        return self.finish(first, policy)
 
     def retrieve_many(
         self,
@@ -534,15 +558,7 @@ class AuthorizedRetriever:
             # term (which repeat, one term after another): their counts add up.
             more = count_matched(np.unique(others), live, visible, eligible)
             counts = (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
-        return FirstStage(
-            query,
-            lexical,
-            dense,
-            degraded,
-            considered=counts[0],
-            excluded_by_entitlement=counts[1],
-            excluded_by_freshness=counts[2],
-        )
+        return FirstStage.made(query, lexical, dense, degraded, counts)
 
     def _lexical_top(
         self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy

@@ -29,6 +29,7 @@ from ragward.reference import (
     neutralise,
     reciprocal_rank_fusion,
 )
+from ragward.reference.text import tokenize
 
 # ======================================================================================
 # Chunking
@@ -501,3 +502,37 @@ def test_rrf_is_score_free_order_free_and_the_sum_formula(
     assert _pairs(reciprocal_rank_fusion(permuted, k=k)) == _pairs(fused)
     limit = data.draw(st.integers(0, 12), label="limit")
     assert _pairs(reciprocal_rank_fusion(first, k=k, limit=limit)) == _pairs(fused)[:limit]
+
+
+# ======================================================================================
+# Tokens
+# ======================================================================================
+
+
+# An independent model of the tokens: maximal runs of letters, digits and inner hyphens,
+# starting with a letter or digit, read character by character from the lower-cased text.
+def _model_tokens(text: str) -> list[str]:
+    tokens: list[str] = []
+    current = ""
+    for char in text.lower():
+        if (char.isalnum() and char != "_") or (char == "-" and current):
+            current += char
+        else:
+            if current:
+                tokens.append(current)
+            current = ""
+    return [*tokens, current] if current else tokens
+
+
+_ascii_text = st.text(alphabet=st.characters(max_codepoint=127), max_size=60)
+_any_text = st.text(
+    alphabet=st.one_of(st.sampled_from("aZ9-_ .\t\nÉé日本ǅﬁ²½İ"), st.characters(codec="utf-8")),
+    max_size=40,
+)
+
+
+@given(text=st.one_of(_ascii_text, _any_text))
+def test_tokens_are_the_runs_the_model_reads_for_ascii_and_any_script(text: str) -> None:
+    # ASCII text takes a faster pattern than the rest; both must read as the model does
+    # wherever str.isalnum agrees with the regex's classes (letters and digits).
+    assert tokenize(text) == _model_tokens(text)
