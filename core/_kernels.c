@@ -3,9 +3,8 @@
  * Optional: the reference runs the same steps in numpy when this module is not built, and
  * the two give the same floats in the same order (tests/reference/test_kernels.py). Only
  * plain IEEE double additions in a fixed order are used: no fused multiply-add, no
- * reassociation, so a row's score is the sum of its shares (float32, each converted
- * exactly to double) in the order the caller gives them, starting from 0.0, exactly as
- * numpy's bincount adds them.
+ * reassociation, so a row's score is the sum of its shares in the order the caller gives
+ * them, starting from 0.0, exactly as numpy's bincount adds them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -119,14 +118,14 @@ static int accumulate(PyObject *terms, double *scratch, Py_ssize_t n_rows, int32
         Py_buffer rows_view, shares_view;
         if (get_buffer(PyTuple_GET_ITEM(pair, 0), &rows_view, 'i', 0, "rows") < 0)
             goto undo;
-        if (get_buffer(PyTuple_GET_ITEM(pair, 1), &shares_view, 'f', 0, "shares") < 0) {
+        if (get_buffer(PyTuple_GET_ITEM(pair, 1), &shares_view, 'd', 0, "shares") < 0) {
             PyBuffer_Release(&rows_view);
             goto undo;
         }
         const int32_t *hits = (const int32_t *)rows_view.buf;
-        const float *shares = (const float *)shares_view.buf;
+        const double *shares = (const double *)shares_view.buf;
         Py_ssize_t n_hits = rows_view.len / 4;
-        int bad = shares_view.len / 4 != n_hits;
+        int bad = shares_view.len / 8 != n_hits;
         for (Py_ssize_t i = 0; i < n_hits && !bad; i++) {
             int32_t row = hits[i];
             if ((uint32_t)row >= (uint32_t)n_rows) {
@@ -135,7 +134,7 @@ static int accumulate(PyObject *terms, double *scratch, Py_ssize_t n_rows, int32
             }
             touched[reached] = row;
             reached += scratch[row] == 0.0;
-            scratch[row] += (double)shares[i];
+            scratch[row] += shares[i];
         }
         PyBuffer_Release(&rows_view);
         PyBuffer_Release(&shares_view);
@@ -157,7 +156,7 @@ PyDoc_STRVAR(bm25_top_doc,
 "bm25_top(terms, scratch, classes, limit, touched, uniform=-1)\n"
 "    -> (touched_count, best, scores, (considered, hidden, stale))\n\n"
 "For each term of ``terms``, a tuple whose first two items are ``rows`` (an int32 array)\n"
-"and ``shares`` (a float32 array of the same length), in order, add ``shares[i]`` to\n"
+"and ``shares`` (a float64 array of the same length), in order, add ``shares[i]`` to\n"
 "``scratch[rows[i]]`` (a float64 buffer of zeros,\n"
 "one per row), and write each row reached, once, to ``touched`` (int32, one place longer\n"
 "than ``scratch``). ``classes`` holds a byte per row: 1 if BM25 may rank it, 2 if live,\n"

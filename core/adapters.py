@@ -165,6 +165,9 @@ class HitMemo:
 
 _SECOND = itemgetter(1)
 
+#: How many grounded hits an adapter keeps converted (then it starts again).
+_GROUNDED_KEPT = 1 << 16
+
 
 def result_of(result: RetrievalResult, memo: HitMemo | None = None) -> Result:
     """The kit's result for a reference result; ``memo`` (a stage's) keeps the hits made
@@ -202,6 +205,10 @@ class ReferenceSystem:
 
     def __init__(self, retriever: AuthorizedRetriever | None = None) -> None:
         self.retriever = retriever or AuthorizedRetriever()
+        # The reference's chunk for each hit grounded lately, by the hit's identity (the
+        # entry keeps the hit, so no other object takes its id): a grid grounds the same
+        # top hits under every threshold and many settings.
+        self._grounded: dict[int, tuple[Hit, Scored]] = {}
 
     def ingest(self, doc: Doc) -> bool:
         try:
@@ -280,7 +287,7 @@ class ReferenceSystem:
         checker = self.retriever.grounding
         report = checker.check(
             [Claim(text) for text in claims],
-            [scored_of(hit) for hit in retrieved],
+            [self._scored_for_grounding(hit) for hit in retrieved],
             threshold=min_overlap,
         )
         if len(report.checks) != len(claims):
@@ -293,6 +300,14 @@ class ReferenceSystem:
             ok = check.supported and check.chunk_id is not None
             verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
         return tuple(verdicts)
+
+    def _scored_for_grounding(self, hit: Hit) -> Scored:
+        known = self._grounded.get(id(hit))
+        if known is None:
+            if len(self._grounded) >= _GROUNDED_KEPT:
+                self._grounded.clear()
+            known = self._grounded[id(hit)] = (hit, scored_of(hit))
+        return known[1]
 
     def fuse(
         self, rankings: tuple[tuple[str, ...], ...], k: float

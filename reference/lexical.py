@@ -39,9 +39,6 @@ __all__ = [
 Rows = npt.NDArray[np.int32]
 Counts = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
-#: Shares of a score, as float32: summed in float64 (each converts exactly), they take
-#: two thirds of the bytes a posting's scores stream through the kernel.
-Shares = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
 
 _NO_ROWS: Rows = np.zeros(0, dtype=np.int32)
@@ -51,7 +48,7 @@ _NO_COUNTS: Counts = np.zeros(0, dtype=np.float32)
 #: The low 32 bits of a posting packed in an int: its count.
 _LOW = (1 << 32) - 1
 
-_NO_SHARES: Shares = np.zeros(0, dtype=np.float32)
+_NO_FLOATS: Floats = np.zeros(0)
 
 _bm25_top: Callable[..., tuple[int, list[int], list[float], tuple[int, int, int]]] | None
 try:  # the compiled kernel, when the C extension was built (it is optional)
@@ -87,12 +84,12 @@ class TermScores(NamedTuple):
     A tuple, as the compiled kernel reads it."""
 
     rows: Rows
-    shares: Shares
+    shares: Floats
     others: Rows
 
 
 #: A term no row of the namespace holds.
-_ABSENT = TermScores(_NO_ROWS, _NO_SHARES, _NO_ROWS)
+_ABSENT = TermScores(_NO_ROWS, _NO_FLOATS, _NO_ROWS)
 #: What the views' budget counts for remembering that a term is absent.
 _ABSENT_COST = 64
 
@@ -149,7 +146,7 @@ class Gathered(NamedTuple):
     n_rows: int
 
     @classmethod
-    def of(cls, rows: list[Rows], shares: list[Shares], others: Rows, n_rows: int) -> Gathered:
+    def of(cls, rows: list[Rows], shares: list[Floats], others: Rows, n_rows: int) -> Gathered:
         """Postings given as parallel lists of each term's rows and shares."""
         terms = [TermScores(r, s, _NO_ROWS) for r, s in zip(rows, shares, strict=True)]
         return cls(terms, others, n_rows)
@@ -160,7 +157,7 @@ class Gathered(NamedTuple):
         return [term.rows for term in self.terms]
 
     @property
-    def shares(self) -> list[Shares]:
+    def shares(self) -> list[Floats]:
         """Each term's shares of the score, one per row of :attr:`rows`."""
         return [term.shares for term in self.terms]
 
@@ -430,16 +427,11 @@ class BM25Index:
             counts, rows = counts[keep], rows[keep]
         df = rows.size
         if df == 0:
-            return TermScores(rows, _NO_SHARES, others)
+            return TermScores(rows, _NO_FLOATS, others)
         n_eligible, avgdl = memo["n_eligible"], memo["avgdl"]
         k1, b = self.params.k1, self.params.b
         frequencies = counts.astype(np.float64)
         idf = math.log(1.0 + (n_eligible - df + 0.5) / (df + 0.5))
         norm = k1 * (1.0 - b + b * self.lengths()[rows] / avgdl)
-        share = query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
-        # Rounded once to float32, as Lucene and bm25s keep their scores; every sum of them
-        # is then taken in float64 in a fixed order, so equal texts still score equally
-        # wherever their rows sit. (Every share is far above float32's smallest normal, so
-        # none rounds to 0.0: a row counts as reached at its first share.)
-        shares: Shares = share.astype(np.float32)
+        shares: Floats = query_frequency * idf * (frequencies * (k1 + 1.0)) / (frequencies + norm)
         return TermScores(rows, shares, others)

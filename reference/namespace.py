@@ -219,7 +219,7 @@ class Namespace:
         Two calls share a view when they would compute the same masks: same clearance,
         same barriers among those this namespace holds, same freshness threshold.
         """
-        threshold = self._threshold(now_tick, max_stale_ticks)
+        threshold = None if max_stale_ticks is None else self._threshold(now_tick, max_stale_ticks)
         asked = (principal.max_classification, principal.barriers, threshold)
         view = self._asked.get(asked)
         if view is not None:

@@ -154,6 +154,27 @@ class RetrievalResult:
     excluded_by_entitlement: int = 0
     excluded_by_freshness: int = 0
 
+    @classmethod
+    def made(
+        cls,
+        chunks: tuple[Scored, ...],
+        degraded: tuple[str, ...],
+        considered: int,
+        excluded_by_entitlement: int,
+        excluded_by_freshness: int,
+    ) -> RetrievalResult:
+        """``RetrievalResult(chunks, degraded, considered, ...)``, its fields set as the
+        frozen ``__init__`` sets them, in a third of the time (one per answer)."""
+        result = object.__new__(cls)
+        result.__dict__.update(
+            chunks=chunks,
+            degraded=degraded,
+            considered=considered,
+            excluded_by_entitlement=excluded_by_entitlement,
+            excluded_by_freshness=excluded_by_freshness,
+        )
+        return result
+
     @property
     def citations(self) -> tuple[str, ...]:
         """The citation of each returned chunk, in rank order."""
@@ -213,6 +234,22 @@ class FirstStage:
             memo={},
         )
         return first
+
+
+def _check_asked(queries: Sequence[str], principal: Principal, now_tick: int) -> None:
+    """Refuse, in one line, what no question can be asked with."""
+    if not isinstance(principal, Principal):
+        raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
+    for query in queries:
+        if not isinstance(query, str):
+            raise InvalidArgument(f"query must be a string, got {query!r}")
+    if isinstance(now_tick, bool) or not isinstance(now_tick, int):
+        raise InvalidArgument(f"now_tick must be an integer, got {now_tick!r}")
+
+
+def _plus(counts: tuple[int, int, int], more: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Audit counts of disjoint sets of rows, added."""
+    return (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
 
 
 def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
@@ -421,8 +458,37 @@ class AuthorizedRetriever:
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
         policy = policy or RetrievalPolicy()
+        if policy.mode == "lexical" and not policy.enable_rerank:
+            answer = self._lexical_answer(query, principal, now_tick, policy)
+            if answer is not None:
+                return answer
         first = self.first_stages([query], principal, now_tick=now_tick, policy=policy)[0]
         return self.finish(first, policy)
+
+    def _lexical_answer(
+        self, query: str, principal: Principal, now_tick: int, policy: RetrievalPolicy
+    ) -> RetrievalResult | None:
+        """What ``finish(first_stage(...))`` answers under a lexical policy without rerank,
+        without the first stage in between (BM25 alone is the hot path of a lexical-only
+        deployment: its plumbing was a seventh of a question's time); None where that way
+        does not apply (no rows yet, or a split chunking), and the general way answers."""
+        _check_asked((query,), principal, now_tick)
+        with self._lock:
+            namespace = self._namespaces.get(principal.tenant)
+            if namespace is None or namespace.live_rows == 0 or namespace.split_roles:
+                return None
+            view = namespace.view(principal, now_tick, policy.max_stale_ticks)
+            live = namespace.live()
+            _, counts, lexical, others = self._lexical_stage(
+                namespace, view, live, live, query, policy
+            )
+            if others.size:
+                counts = _plus(
+                    counts, count_matched(np.unique(others), live, view.visible, view.eligible)
+                )
+        return RetrievalResult.made(
+            tuple(cut(lexical, policy.result_limit, policy.limit_unit)), ("rerank",), *counts
+        )
 
     def retrieve_many(
         self,
@@ -463,13 +529,7 @@ class AuthorizedRetriever:
     ) -> list[FirstStage]:
         """:meth:`first_stage` of each of ``queries``, the view taken once."""
         policy = policy or RetrievalPolicy()
-        if not isinstance(principal, Principal):
-            raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
-        for query in queries:
-            if not isinstance(query, str):
-                raise InvalidArgument(f"query must be a string, got {query!r}")
-        if isinstance(now_tick, bool) or not isinstance(now_tick, int):
-            raise InvalidArgument(f"now_tick must be an integer, got {now_tick!r}")
+        _check_asked(queries, principal, now_tick)
         vectors: list[npt.NDArray[np.float64] | None] = [None] * len(queries)
         if policy.mode != "lexical":
             vectors = self._query_vectors(queries)
@@ -528,15 +588,9 @@ class AuthorizedRetriever:
         lexical: tuple[Scored, ...] = ()
         dense: tuple[Scored, ...] = ()
         if policy.mode != "dense":
-            masks = view.memo.get("masks")
-            if masks is None:
-                masks = view.memo["masks"] = Masks.of(
-                    eligible & lexical_rows, live, visible, eligible
-                )
-            statistics = masks.rankable
-            found = namespace.lexical.gather(tokenize(query), statistics, live, view.memo)
-            scored, counts, lexical = self._lexical_top(namespace, found, masks, policy)
-            others = found.others
+            scored, counts, lexical, others = self._lexical_stage(
+                namespace, view, live, lexical_rows, query, policy
+            )
         if query_vector is not None:
             # One BLAS pass, made exact where a sign or a place depends on it.
             scan = namespace.vectors.scan(query_vector)
@@ -556,9 +610,35 @@ class AuthorizedRetriever:
         elif others is not None and others.size:
             # Scored rows are distinct, and disjoint from the other rows holding a query
             # term (which repeat, one term after another): their counts add up.
-            more = count_matched(np.unique(others), live, visible, eligible)
-            counts = (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
+            counts = _plus(counts, count_matched(np.unique(others), live, visible, eligible))
         return FirstStage.made(query, lexical, dense, degraded, counts)
+
+    def _lexical_stage(
+        self,
+        namespace: Namespace,
+        view: View,
+        live: npt.NDArray[np.bool_],
+        lexical_rows: npt.NDArray[np.bool_],
+        query: str,
+        policy: RetrievalPolicy,
+    ) -> tuple[
+        npt.NDArray[np.integer[Any]],
+        tuple[int, int, int],
+        tuple[Scored, ...],
+        npt.NDArray[np.integer[Any]],
+    ]:
+        """BM25's part of a first stage in ``view`` (the caller holds the lock): the rows
+        it scored, their audit counts, its ranking, and the other live rows holding a
+        query term (outside the view: matched, never scored; possibly repeated)."""
+        masks = view.memo.get("masks")
+        if masks is None:
+            eligible = view.eligible
+            masks = view.memo["masks"] = Masks.of(
+                eligible & lexical_rows, live, view.visible, eligible
+            )
+        found = namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)
+        scored, counts, lexical = self._lexical_top(namespace, found, masks, policy)
+        return scored, counts, lexical, found.others
 
     def _lexical_top(
         self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy
@@ -629,9 +709,9 @@ class AuthorizedRetriever:
                     fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
                 )
                 known = first.memo[key] = (rankings, fused)
-            candidates = list(known[1])
+            candidates: Sequence[Scored] = known[1]
         else:
-            candidates = list(first.lexical if policy.mode == "lexical" else first.dense)
+            candidates = first.lexical if policy.mode == "lexical" else first.dense
         final: list[Scored]
         if not policy.enable_rerank:
             degraded.append("rerank")
@@ -649,7 +729,7 @@ class AuthorizedRetriever:
             except Exception:  # a failed reranker is shed, as under latency pressure
                 degraded.append("rerank")
                 final = cut(candidates, policy.result_limit, policy.limit_unit)
-        return RetrievalResult(
+        return RetrievalResult.made(
             tuple(final),
             tuple(degraded),
             first.considered,

@@ -189,8 +189,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "delete-keeps-statistics",
         "reference/retriever.py",
-        "namespace.lexical.gather(tokenize(query), statistics, live, view.memo)",
-        "namespace.lexical.gather(tokenize(query), statistics | ~live, live, view.memo)",
+        "namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)",
+        "namespace.lexical.gather(tokenize(query), masks.rankable | ~live, live, view.memo)",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
         "right, scores of the survivors drift.",
         ("STAT-004", "lifecycle"),
@@ -227,8 +227,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "terms-in-set-order",
         "reference/lexical.py",
-        "keys = sorted(Counter(query_tokens).items())",
-        "keys = list(Counter(set(query_tokens)).items())",
+        "keys = sorted(frequency.items())",
+        "keys = list(dict.fromkeys(set(query_tokens), 1).items())",
         "BM25 summed over the query's terms in set order (which follows the hash seed), each "
         "term counted once.",
         ("DET-005",),

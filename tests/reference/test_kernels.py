@@ -62,7 +62,7 @@ def _postings(draw: st.DrawFn) -> tuple[Gathered, Masks, int]:
     for _ in range(draw(st.integers(0, 6))):
         held = draw(st.lists(st.integers(0, n_rows - 1), unique=True, max_size=n_rows))
         rows.append(np.array(held, dtype=np.int32))
-        shares.append(np.array([draw(values) for _ in held], dtype=np.float32))
+        shares.append(np.array([draw(values) for _ in held], dtype=np.float64))
     masks = [np.array(draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows)))]
     masks += [
         np.array(draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows))) for _ in range(3)
@@ -145,11 +145,13 @@ def test_kernel_refuses_bad_buffers_and_leaves_the_scratch_zero() -> None:
     classes = np.full(4, 1 | 2 | 4 | 8, dtype=np.uint8)
     good = np.array([0, 1], dtype=np.int32)
     bad = np.array([2, 4], dtype=np.int32)  # row 4 is past the 4 rows
-    shares = np.array([1.0, 1.0], dtype=np.float32)
-    # an array of another type is refused, never read as the one expected: float64 shares
-    # of as many bytes as the float32 expected would otherwise be misread
-    with pytest.raises(TypeError, match="shares must hold 'f' items"):
-        kernel([(good, np.array([1.0]))], scratch, classes, 3, touched)
+    shares = np.array([1.0, 1.0])
+    # an array of another type is refused, never read as the one expected: int64 rows of
+    # as many bytes as the int32 expected would otherwise be misread
+    with pytest.raises(TypeError, match="shares must hold 'd' items"):
+        kernel([(good, shares.astype(np.float32))], scratch, classes, 3, touched)
+    with pytest.raises(TypeError, match="rows must hold 'i' items"):
+        kernel([(good[:1].astype(np.int64), shares)], scratch, classes, 3, touched)
     with pytest.raises(TypeError, match="rows must hold 'i' items"):
         kernel([(good.astype(np.int64), shares)], scratch, classes, 3, touched)
     with pytest.raises(TypeError, match="scratch must hold 'd' items"):

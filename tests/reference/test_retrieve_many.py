@@ -55,3 +55,33 @@ def test_a_batch_checks_every_question_before_answering() -> None:
     with pytest.raises(InvalidArgument, match="query must be a string"):
         retriever.retrieve_many(["fine", 3], Principal("u", "t"))  # type: ignore[list-item]
     assert retriever.retrieve_many([], Principal("u", "t")) == []
+
+
+@given(scenarios(), st.data())
+def test_a_lexical_answer_without_rerank_is_its_first_stage_finished(
+    scenario: Scenario, data: st.DataObject
+) -> None:
+    # retrieve answers a lexical policy without rerank without making a first stage; it
+    # must answer exactly as the first stage finished does, in every view (cold and warm,
+    # with rows outside the asker's view holding query terms, with deleted rows).
+    retriever = AuthorizedRetriever(chunking=scenario.chunking)
+    for document in scenario.corpus:
+        retriever.ingest(document)
+    delete = data.draw(st.booleans(), label="delete one")
+    if delete and scenario.corpus:
+        gone = data.draw(st.sampled_from(scenario.corpus), label="deleted")
+        retriever.delete(gone.tenant, gone.doc_id)
+    lexical = replace(scenario.policy, mode="lexical", enable_rerank=False)
+    asked = [scenario.query, *data.draw(st.lists(queries(scenario.corpus), max_size=3))]
+    for policy in (lexical, replace(lexical, limit_unit="documents")):
+        for query in asked * 2:  # the second time, from the view's caches
+            staged = retriever.finish(
+                retriever.first_stage(
+                    query, scenario.principal, now_tick=scenario.now_tick, policy=policy
+                ),
+                policy,
+            )
+            direct = retriever.retrieve(
+                query, scenario.principal, now_tick=scenario.now_tick, policy=policy
+            )
+            assert _key(direct) == _key(staged)

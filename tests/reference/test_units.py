@@ -12,7 +12,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pytest
 
 from ragward.errors import BudgetError, InvalidArgument
@@ -212,13 +211,6 @@ def _scores(retriever: AuthorizedRetriever, principal: Principal) -> dict[str, f
     return {s.chunk.chunk_id: s.score for s in result.chunks}
 
 
-def _share(value: float) -> float:
-    """A term's share of a score as the index keeps it: rounded once to float32 (as Lucene
-    and bm25s keep scores); a score is its shares summed in float64. Each chunk below holds
-    one query term, so its score is that one share."""
-    return float(np.float32(value))
-
-
 def _three_chunk_scores() -> dict[str, float]:
     """Hand-worked BM25 of the three visible chunks for 'apple cherry cherry'."""
     n = 3
@@ -231,7 +223,7 @@ def _three_chunk_scores() -> dict[str, float]:
     d2 = 2 * idf_cherry * (1 * (K1 + 1)) / (1 + K1 * (1 - B + B * 2 / avgdl))
     # d3: cherry tf 3, |d3| = 4
     d3 = 2 * idf_cherry * (3 * (K1 + 1)) / (3 + K1 * (1 - B + B * 4 / avgdl))
-    return {"d1::1": _share(d1), "d2::1": _share(d2), "d3::1": _share(d3)}
+    return {"d1::1": d1, "d2::1": d2, "d3::1": d3}
 
 
 def test_bm25_three_chunks_by_hand() -> None:
@@ -278,10 +270,10 @@ def test_bm25_cleared_asker_sees_statistics_over_all_four() -> None:
     idf_apple = math.log(1 + (n - 2 + 0.5) / (2 + 0.5))  # d1, d4 -> ln 2
     idf_cherry = math.log(1 + (n - 2 + 0.5) / (2 + 0.5))  # d2, d3 -> ln 2
     expected = {
-        "d1::1": _share(idf_apple * (2 * (K1 + 1)) / (2 + K1 * (1 - B + B * 3 / avgdl))),
-        "d2::1": _share(2 * idf_cherry * (1 * (K1 + 1)) / (1 + K1 * (1 - B + B * 2 / avgdl))),
-        "d3::1": _share(2 * idf_cherry * (3 * (K1 + 1)) / (3 + K1 * (1 - B + B * 4 / avgdl))),
-        "d4::1": _share(idf_apple * (4 * (K1 + 1)) / (4 + K1 * (1 - B + B * 4 / avgdl))),
+        "d1::1": idf_apple * (2 * (K1 + 1)) / (2 + K1 * (1 - B + B * 3 / avgdl)),
+        "d2::1": 2 * idf_cherry * (1 * (K1 + 1)) / (1 + K1 * (1 - B + B * 2 / avgdl)),
+        "d3::1": 2 * idf_cherry * (3 * (K1 + 1)) / (3 + K1 * (1 - B + B * 4 / avgdl)),
+        "d4::1": idf_apple * (4 * (K1 + 1)) / (4 + K1 * (1 - B + B * 4 / avgdl)),
     }
     assert idf_apple == pytest.approx(math.log(2), rel=1e-15)
     assert set(got) == set(expected)
