@@ -75,12 +75,28 @@ def document_rank_fusion(rankings: Sequence[Sequence[Scored]], *, k: float = 60)
     """
     if isinstance(k, bool) or not isinstance(k, int | float) or not (math.isfinite(k) and k > 0):
         raise InvalidArgument(f"rrf k must be a finite number > 0, got {k!r}")
-    contributions: dict[str, list[float]] = {}
+    # each ranking's documents by first occurrence, with their shares; the loops run in C
+    shares = []
     for ranking in rankings:
-        # documents in order of first occurrence; the loops over chunks run in C
-        for rank, doc_id in enumerate(dict.fromkeys(map(_DOC_ID, ranking)), start=1):
-            contributions.setdefault(doc_id, []).append(1.0 / (k + rank))
-    totals = {doc_id: math.fsum(terms) for doc_id, terms in contributions.items()}
+        docs = dict.fromkeys(map(_DOC_ID, ranking))
+        terms = [1.0 / (k + rank) for rank in range(1, len(docs) + 1)]
+        shares.append(dict(zip(docs, terms, strict=True)))
+    totals: dict[str, float]
+    if len(shares) <= 2:
+        # one share, or two added once: a rounded sum of two floats is what ``fsum`` gives
+        # for them, in either order
+        totals = shares[0] if shares else {}
+        if len(shares) == 2:
+            second = shares[1]
+            for doc_id in totals.keys() & second.keys():
+                totals[doc_id] += second[doc_id]
+            totals = {**second, **totals}
+    else:
+        contributions: dict[str, list[float]] = {}
+        for share in shares:
+            for doc_id, term in share.items():
+                contributions.setdefault(doc_id, []).append(term)
+        totals = {doc_id: math.fsum(terms) for doc_id, terms in contributions.items()}
     # each chunk once (a chunk id names one chunk: any of its Scored gives it)
     chunks: dict[str, Chunk] = {}
     for ranking in rankings:

@@ -235,6 +235,15 @@ class FirstStage:
         )
         return first
 
+    def narrowed(self, lexical: tuple[Scored, ...], dense: tuple[Scored, ...]) -> FirstStage:
+        """This stage with other rankings, sharing its memo and its reranker verdicts (what
+        ``dataclasses.replace`` gives); the stage itself where both are its own."""
+        if lexical is self.lexical and dense is self.dense:
+            return self
+        other = object.__new__(FirstStage)
+        other.__dict__.update(self.__dict__, lexical=lexical, dense=dense)
+        return other
+
 
 def _check_asked(queries: Sequence[str], principal: Principal, now_tick: int) -> None:
     """Refuse, in one line, what no question can be asked with."""
@@ -688,15 +697,18 @@ class AuthorizedRetriever:
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]
-            # Fusion reads positions and chunks only: the same chunks in the same order fuse
-            # to the same candidates. The entry keeps the rankings, so no id in its key can
-            # be taken by another chunk while it lives.
+            # Fusion reads positions and chunks only: the same rankings fuse to the same
+            # candidates. A tuple is known by its identity (it cannot change), anything
+            # else by its chunks; the entry keeps the rankings, so no id in its key can be
+            # taken by another object while it lives.
             key = (
                 "fused",
                 policy.limit_unit,
                 policy.rrf_k,
                 policy.candidate_limit,
-                tuple(tuple(id(s.chunk) for s in r) for r in rankings),
+                tuple(
+                    id(r) if type(r) is tuple else tuple(id(s.chunk) for s in r) for r in rankings
+                ),
             )
             known = first.memo.get(key)
             if known is None:

@@ -295,8 +295,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "document-fusion-from-zero",
         "reference/fusion.py",
-        "enumerate(dict.fromkeys(map(_DOC_ID, ranking)), start=1)",
-        "enumerate(dict.fromkeys(map(_DOC_ID, ranking)), start=0)",
+        "[1.0 / (k + rank) for rank in range(1, len(docs) + 1)]",
+        "[1.0 / (k + rank) for rank in range(len(docs))]",
         "Document-depth fusion ranks documents from 0: the first scores ``1/k`` instead of "
         "``1/(k + 1)``.",
         ("DEPTH-001",),
