@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from random import Random
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -38,8 +39,8 @@ def model(lists: list[list[Scored]], k: float) -> list[tuple[str, float]]:
         for rank, doc_id in enumerate(firsts, start=1):
             terms.setdefault(doc_id, []).append(1.0 / (k + rank))
     held = {s.chunk.chunk_id: s.chunk for ranking in lists for s in ranking}
-    scored = [(cid, math.fsum(terms[chunk.doc_id])) for cid, chunk in held.items()]
-    return sorted(scored, key=lambda pair: (-pair[1], pair[0]))
+    pairs = [(cid, math.fsum(terms[chunk.doc_id])) for cid, chunk in held.items()]
+    return sorted(pairs, key=lambda pair: (-pair[1], pair[0]))
 
 
 @given(rankings, ks)
@@ -50,9 +51,9 @@ def test_document_fusion_is_its_definition(lists: list[list[Scored]], k: float) 
 
 @given(rankings, ks, st.randoms(use_true_random=False))
 def test_document_fusion_does_not_depend_on_the_order_of_the_rankings(
-    lists: list[list[Scored]], k: float, random: object
+    lists: list[list[Scored]], k: float, random: Random
 ) -> None:
     shuffled = list(lists)
-    random.shuffle(shuffled)  # type: ignore[attr-defined]
+    random.shuffle(shuffled)
     forward = [(s.chunk.chunk_id, s.score) for s in document_rank_fusion(lists, k=k)]
     assert forward == [(s.chunk.chunk_id, s.score) for s in document_rank_fusion(shuffled, k=k)]
