@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from operator import itemgetter
+from functools import partial
+from operator import attrgetter, itemgetter
+from typing import cast
 
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import (
@@ -24,6 +26,7 @@ from ragward.conformance.records import (
     Support,
 )
 from ragward.errors import InvalidArgument, VersionConflict
+from ragward.evals.staged import HitKey, Listing
 from ragward.models.registry import embedder_named, reranker_named
 from ragward.reference import (
     AuthorizedRetriever,
@@ -44,6 +47,8 @@ from ragward.reference import (
     estimate_tokens,
     reciprocal_rank_fusion,
 )
+from ragward.reference.finishing import StageTable
+from ragward.reference.ranking import scored_all
 
 __all__ = [
     "ReferenceSystem",
@@ -152,6 +157,22 @@ class HitMemo:
     def __init__(self) -> None:
         self.by_scored: dict[int, tuple[Scored, Hit]] = {}
         self.by_chunk: dict[int, tuple[Chunk, Hit]] = {}
+        self.keys_by_chunk: dict[int, tuple[Chunk, HitKey]] = {}
+
+    def keys(self, chunks: Sequence[Scored]) -> tuple[HitKey, ...]:
+        """Each chunk's ``(chunk_id, doc_id, version)``: one tuple per chunk of the stage,
+        looked up in C once all are known."""
+        known = self.keys_by_chunk
+        held = list(map(_CHUNK, chunks))
+        ids = list(map(id, held))
+        try:
+            return tuple(map(_SECOND, map(known.__getitem__, ids)))
+        except KeyError:  # some not seen yet
+            pass
+        for key, chunk in zip(ids, held, strict=True):
+            if key not in known:
+                known[key] = (chunk, (chunk.chunk_id, chunk.doc_id, chunk.doc_version))
+        return tuple(map(_SECOND, map(known.__getitem__, ids)))
 
     def hits(self, chunks: Sequence[Scored]) -> tuple[Hit, ...]:
         by_scored, by_chunk = self.by_scored, self.by_chunk
@@ -175,6 +196,10 @@ class HitMemo:
 
 
 _SECOND = itemgetter(1)
+_CHUNK = attrgetter("chunk")
+_CHUNK_ID = attrgetter("chunk_id")
+_DOC_ID = attrgetter("doc_id")
+_VERSION = attrgetter("doc_version")
 
 
 def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[Scored, ...]:
@@ -189,6 +214,16 @@ def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[S
         known = stage.memo[key] = ranking if len(kept) == len(ranking) else tuple(kept)
     return known
 
+
+def _hit_memo(stage: FirstStage) -> HitMemo:
+    memo: HitMemo | None = stage.memo.get("hits")
+    if memo is None:
+        memo = stage.memo["hits"] = HitMemo()
+    return memo
+
+
+#: How many converted policies an adapter keeps (then it starts again).
+_POLICIES_KEPT = 1 << 10
 
 #: How many grounded hits an adapter keeps converted (then it starts again).
 _GROUNDED_KEPT = 1 << 16
@@ -234,6 +269,7 @@ class ReferenceSystem:
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
         self._grounded: dict[int, tuple[Hit, Scored]] = {}
+        self._policies: dict[Policy, RetrievalPolicy] = {}
 
     def ingest(self, doc: Doc) -> bool:
         try:
@@ -272,15 +308,57 @@ class ReferenceSystem:
         :meth:`retrieve`'s; the audit counts are the stage's (both indexes), which a
         lexical- or dense-only retrieve would not count the same way.
         """
+        finished = self._finished(stage, policy)
+        return result_of(finished, _hit_memo(cast(FirstStage, stage)))
+
+    def finish_listings(
+        self, stage: object, policies: Sequence[Policy], top: int
+    ) -> tuple[Listing, ...]:
+        """:meth:`finish` under each of ``policies``, as the grid reads it
+        (:class:`ragward.evals.staged.Listing`), every policy finished from one
+        :class:`~ragward.reference.finishing.StageTable` of the stage: each hit's key made
+        once per chunk of the stage, and the first ``top`` hits whole."""
+        if not isinstance(stage, FirstStage):
+            raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
+        table: StageTable | None = stage.memo.get("table")
+        if table is None:
+            table = stage.memo["table"] = StageTable(stage)
+            chunks = table.chunks
+            stage.memo["keys"] = list(
+                zip(
+                    map(_CHUNK_ID, chunks), map(_DOC_ID, chunks), map(_VERSION, chunks), strict=True
+                )
+            )
+        keys: list[HitKey] = stage.memo["keys"]
+        memo = _hit_memo(stage)
+        reranker = self.retriever.reranker
+        score = partial(self.retriever.rerank_scores, stage)
+        listings = []
+        for policy in policies:
+            finished = table.finish(self._policy_of(policy), reranker, score)
+            places = finished.positions.tolist()
+            heads = scored_all(
+                map(table.chunks.__getitem__, places[:top]), finished.scores[:top].tolist()
+            )
+            listings.append(Listing(tuple(map(keys.__getitem__, places)), memo.hits(heads)))
+        return tuple(listings)
+
+    def _policy_of(self, policy: Policy) -> RetrievalPolicy:
+        """:func:`policy_of`, remembered: a grid asks the same few policies of every stage."""
+        known = self._policies.get(policy)
+        if known is None:
+            if len(self._policies) >= _POLICIES_KEPT:
+                self._policies.clear()
+            known = self._policies[policy] = policy_of(policy)
+        return known
+
+    def _finished(self, stage: object, policy: Policy) -> RetrievalResult:
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
         narrow = policy_of(policy)
         lexical = _narrowed(stage, "lexical", narrow) if narrow.mode != "dense" else ()
         dense = _narrowed(stage, "dense", narrow) if narrow.mode != "lexical" else ()
-        return result_of(
-            self.retriever.finish(stage.narrowed(lexical, dense), narrow),
-            stage.memo.setdefault("hits", HitMemo()),
-        )
+        return self.retriever.finish(stage.narrowed(lexical, dense), narrow)
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(

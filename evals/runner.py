@@ -2,7 +2,8 @@
 
 For each index setting the harness builds one system and ingests the dataset once. For
 each question (a judged query or a claim's query) it takes the first stage once, with the
-widest candidate limit of the grid, and finishes it once per retrieval setting; an
+widest candidate limit of the grid, and finishes it once per retrieval setting (as a
+listing, where the implementation offers one: only what the grid reads); an
 implementation without staged verbs is asked ``retrieve`` per setting instead. Before it
 relies on the staged verbs, the harness checks on the first questions that they give the
 hits ``retrieve`` gives. Every answer is checked against the dataset's own view of what
@@ -17,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
 
 from ragward.conformance.contract import GroundingSystem, RetrievalSystem
@@ -27,7 +28,7 @@ from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
-from ragward.evals.staged import StagedSystem, is_staged
+from ragward.evals.staged import Listing, ListingSystem, StagedSystem, is_listing, is_staged
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
 
@@ -77,7 +78,7 @@ class Answer:
 
     ranking: tuple[str, ...]  # document ids, by first occurrence
     leaked: tuple[str, ...]  # chunk ids outside the asker's eligible view
-    hits: tuple[Hit, ...]  # the top hits, kept for grounding
+    hits: tuple[Hit, ...]  # the top hits (to the grid's grounding depth), kept for grounding
 
 
 @dataclass
@@ -160,6 +161,7 @@ def _run_grid(
         seconds["ingest"] += clock() - started
         staged = reuse and is_staged(system)
         outcome.staged = staged
+        way = ("finish_listings" if is_listing(system) else "finish") if staged else "retrieve"
         # Depth is counted in documents wherever the system can: "recall@100" then means
         # 100 documents, not 100 chunks of fewer documents.
         unit = "documents" if system.capabilities.document_limits else "chunks"
@@ -168,7 +170,7 @@ def _run_grid(
         with progress(len(questions), f"queries {label}", stream=stream) as bar:
             for number, (key, question) in enumerate(questions.items()):
                 results = _answer_all(
-                    system, question, settings, grid, staged, (work, seconds), name, unit
+                    system, question, settings, grid, way, (work, seconds), name, unit
                 )
                 answered = clock()
                 if staged and number < STAGED_CHECKS:
@@ -177,7 +179,7 @@ def _run_grid(
                 allowed: dict[tuple[str, int], bool] = {}
                 for setting in settings:
                     answers[setting.id][key] = _read(
-                        results[setting.id], question, current, allowed
+                        results[setting.id], question, current, allowed, grid.grounding_depth
                     )
                 seconds["checks"] += checked - answered
                 seconds["read"] += clock() - checked
@@ -288,18 +290,18 @@ def _answer_all(
     question: Question,
     settings: tuple[RetrievalSetting, ...],
     grid: Grid,
-    staged: bool,
+    way: str,
     tally: tuple[dict[str, int], dict[str, float]],
     name: str,
     unit: str,
-) -> dict[str, Result]:
-    """Every setting's answer to ``question``; ``tally`` counts the calls made and adds
-    their wall seconds."""
+) -> dict[str, Result | Listing]:
+    """Every setting's answer to ``question``, asked ``way`` (``"retrieve"``, ``"finish"``
+    or ``"finish_listings"``); ``tally`` counts the calls made and adds their wall seconds."""
     work, seconds = tally
-    results: dict[str, Result] = {}
+    results: dict[str, Result | Listing] = {}
     started = time.perf_counter()
     try:
-        if staged:
+        if way != "retrieve":
             assert isinstance(system, StagedSystem)
             wide = replace(
                 _policy(settings[0], grid, question, unit),
@@ -310,9 +312,22 @@ def _answer_all(
             work["first_stages"] += 1
             staged_at = time.perf_counter()
             seconds["first_stages"] += staged_at - started
-            for setting in settings:
-                results[setting.id] = system.finish(stage, _policy(setting, grid, question, unit))
-                work["finishes"] += 1
+            if way == "finish_listings":
+                policies = [_policy(setting, grid, question, unit) for setting in settings]
+                listed = cast(ListingSystem, system).finish_listings(
+                    stage, policies, grid.grounding_depth
+                )
+                if not isinstance(listed, tuple | list) or len(listed) != len(settings):
+                    raise AdapterError(
+                        f"{name}.finish_listings returned {a_type(listed)} for "
+                        f"{len(settings)} policies; expected one Listing per policy"
+                    )
+                results.update(zip((s.id for s in settings), listed, strict=True))
+            else:
+                for setting in settings:
+                    policy = _policy(setting, grid, question, unit)
+                    results[setting.id] = system.finish(stage, policy)
+            work["finishes"] += len(settings)
             seconds["finishes"] += time.perf_counter() - staged_at
         else:
             for setting in settings:
@@ -324,9 +339,13 @@ def _answer_all(
             seconds["retrieves"] += time.perf_counter() - started
     except Exception as error:
         raise AdapterError(f"{name} failed to answer {question.text!r}: {error}") from None
-    verb = "finish" if staged else "retrieve"
-    for result in results.values():
-        _check_result(result, f"{name}.{verb}({question.text!r})")
+    call = f"{name}.{way}({question.text!r})"
+    if way == "finish_listings":
+        for result in results.values():
+            _check_listing(result, call, grid.grounding_depth)
+    else:
+        for result in results.values():
+            _check_result(result, call)
     return results
 
 
@@ -342,19 +361,47 @@ def _check_result(result: object, call: str) -> None:
         raise AdapterError(f"{call} returned a hit that is {a_type(wrong[0])}, not a Hit")
 
 
+def _check_listing(listing: object, call: str, depth: int) -> None:
+    """Refuse a listing of the wrong shape, or whose top hits are not its first keys: each
+    key is looked at in C (types and lengths), the few top hits one by one."""
+    if not isinstance(listing, Listing):
+        raise AdapterError(f"{call} returned {a_type(listing)}, not ragward.evals.staged.Listing")
+    keys, top = listing.keys, listing.top
+    if not isinstance(keys, tuple) or not isinstance(top, tuple):
+        raise AdapterError(f"{call} returned a Listing whose keys or top is not a tuple")
+    if keys and (set(map(type, keys)) != {tuple} or set(map(len, keys)) != {3}):
+        raise AdapterError(f"{call} returned a key that is not a (chunk_id, doc_id, version)")
+    if len(top) != min(depth, len(keys)):
+        raise AdapterError(
+            f"{call} returned {len(top)} top hits for {len(keys)} keys; expected "
+            f"{min(depth, len(keys))}"
+        )
+    for hit, key in zip(top, keys, strict=False):
+        if not isinstance(hit, Hit):
+            raise AdapterError(f"{call} returned a top hit that is {a_type(hit)}, not a Hit")
+        if (hit.chunk_id, hit.doc_id, hit.version) != key:
+            raise AdapterError(f"{call} returned top hit {hit.chunk_id!r} for key {key!r}")
+
+
 def _check_staged(
     system: RetrievalSystem,
     question: Question,
     settings: tuple[RetrievalSetting, ...],
     grid: Grid,
-    results: Mapping[str, Result],
+    results: Mapping[str, Result | Listing],
     name: str,
     unit: str,
 ) -> None:
     for setting in settings:
         policy = _policy(setting, grid, question, unit)
         direct = system.retrieve(question.text, question.asker, question.now_tick, policy)
-        if [h.chunk_id for h in direct.hits] != [h.chunk_id for h in results[setting.id].hits]:
+        staged = results[setting.id]
+        if isinstance(staged, Listing):
+            keys = [(h.chunk_id, h.doc_id, h.version) for h in direct.hits]
+            same = list(staged.keys) == keys and staged.top == direct.hits[: len(staged.top)]
+        else:
+            same = [h.chunk_id for h in direct.hits] == [h.chunk_id for h in staged.hits]
+        if not same:
             raise RagwardError(
                 f"{name}: first_stage/finish disagree with retrieve for {question.text!r} "
                 f"under {setting.id}; run with --no-reuse"
@@ -362,36 +409,50 @@ def _check_staged(
 
 
 def _read(
-    result: Result,
+    result: Result | Listing,
     question: Question,
     current: Mapping[tuple[str, str], Doc],
     allowed: dict[tuple[str, int], bool] | None = None,
+    keep: int | None = None,
 ) -> Answer:
-    """The answer ``result`` gives ``question``: its documents by first occurrence, and
-    the chunks it should not have returned. ``allowed`` remembers, for this question,
-    whether each (document, version) may answer it (a question's settings share it)."""
-    hits = result.hits
-    doc_ids = list(map(_DOC_ID, hits))
-    versions = list(map(_VERSION, hits))
+    """The answer ``result`` gives ``question``: its documents by first occurrence, the
+    chunks it should not have returned, and its first ``keep`` hits (all, if None).
+    ``allowed`` remembers, for this question, whether each (document, version) may answer
+    it (a question's settings share it)."""
+    if isinstance(result, Listing):
+        keys = result.keys
+        chunk_ids = map(_CHUNK_ID_OF_KEY, keys)
+        doc_ids = map(_DOC_ID_OF_KEY, keys)
+        pairs = list(map(_DOC_VERSION_OF_KEY, keys))
+        hits = result.top
+    else:
+        hits = result.hits
+        chunk_ids = map(_CHUNK_ID, hits)
+        doc_ids = map(_DOC_ID, hits)
+        pairs = list(zip(map(_DOC_ID, hits), map(_VERSION, hits), strict=True))
     allowed = {} if allowed is None else allowed
     refused: set[tuple[str, int]] = set()
-    for key in set(zip(doc_ids, versions, strict=True)):
+    for key in set(pairs):
         ok = allowed.get(key)
         if ok is None:
             doc = current.get((question.asker.tenant, key[0]))
             ok = allowed[key] = _allowed(doc, key[1], question)
         if not ok:
             refused.add(key)
-    leaked = tuple(
-        hit.chunk_id
-        for hit, key in zip(hits, zip(doc_ids, versions, strict=True), strict=True)
-        if key in refused
-    )
-    return Answer(tuple(dict.fromkeys(doc_ids)), leaked, hits)
+    leaked: tuple[str, ...] = ()
+    if refused:
+        leaked = tuple(
+            chunk_id for chunk_id, key in zip(chunk_ids, pairs, strict=True) if key in refused
+        )
+    return Answer(tuple(dict.fromkeys(doc_ids)), leaked, tuple(hits[:keep]))
 
 
+_CHUNK_ID = attrgetter("chunk_id")
 _DOC_ID = attrgetter("doc_id")
 _VERSION = attrgetter("version")
+_CHUNK_ID_OF_KEY = itemgetter(0)
+_DOC_ID_OF_KEY = itemgetter(1)
+_DOC_VERSION_OF_KEY = itemgetter(1, 2)
 
 
 def _allowed(doc: Doc | None, version: int, question: Question) -> bool:

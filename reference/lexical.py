@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
@@ -300,6 +300,20 @@ class BM25Index:
         if frozen is None:
             return _NO_ROWS, _NO_COUNTS
         return frozen
+
+    def counts(self, terms: Sequence[str], rows: Sequence[int]) -> npt.NDArray[np.int64]:
+        """How often each of ``terms`` occurs in each of ``rows``: one row of counts per
+        term, found by binary search in the term's postings (rows ascend in them)."""
+        wanted = np.asarray(rows, dtype=np.int32)
+        out = np.zeros((len(terms), wanted.size), dtype=np.int64)
+        for number, term in enumerate(terms):
+            held, counts = self._postings(term)
+            if not held.size:
+                continue
+            at = np.minimum(np.searchsorted(held, wanted), held.size - 1)
+            found = held[at] == wanted
+            out[number, found] = counts[at[found]]
+        return out
 
     def lengths(self) -> Rows:
         """Token count of every row."""

@@ -75,6 +75,7 @@ class Namespace:
         self._tick = Column(np.int64)
         self._role = Column(np.int8)
         self.split_roles = False  # True once any row is read by one index only
+        self.compactions = 0  # times the rows were numbered anew
         self._barrier_codes: dict[str, int] = {}
         self._dead = 0
         self._views: dict[tuple[object, ...], View] = {}
@@ -194,6 +195,7 @@ class Namespace:
                 first = remap[state.rows.start]
                 state.rows = range(first, first + len(state.rows))
         fresh.docs = self.docs
+        fresh.compactions = self.compactions + 1
         self.__dict__.update(fresh.__dict__)
 
     def read_by(self, index: int) -> Mask:

@@ -7,13 +7,22 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk, search_text_of
 from ragward.reference.ranking import Scored, ranked, scored_all
 from ragward.reference.text import tokenize
 
-__all__ = ["LexicalOverlapReranker", "Reranker", "rerank"]
+__all__ = [
+    "LexicalOverlapReranker",
+    "Reranker",
+    "overlap_scores",
+    "reads_index_terms",
+    "rerank",
+]
 
 
 @runtime_checkable
@@ -65,6 +74,35 @@ class LexicalOverlapReranker:
             density = sum(found) / max(1, length)
             scores.append(covered / wanted + 0.25 * density)
         return scores
+
+
+def overlap_scores(
+    n_terms: int, found: npt.NDArray[np.int64], lengths: npt.NDArray[np.integer[Any]]
+) -> list[float]:
+    """:meth:`LexicalOverlapReranker.score` from counts: ``found[t, c]`` is how often the
+    question's ``t``-th distinct term occurs in chunk ``c``, ``lengths[c]`` the chunk's
+    token count. The same integer sums, then the same divisions and sum in the same order
+    as the per-chunk loop, so the same floats.
+
+    >>> overlap_scores(2, np.array([[1], [1]]), np.array([3]))  # "release control", above
+    [1.1666666666666667]
+    """
+    if n_terms == 0:
+        return [0.0] * len(lengths)
+    covered = np.count_nonzero(found, axis=0)
+    density = found.sum(axis=0) / np.maximum(lengths.astype(np.int64), 1)
+    scores: list[float] = (covered / n_terms + 0.25 * density).tolist()
+    return scores
+
+
+def reads_index_terms(reranker: object) -> bool:
+    """Whether ``reranker`` scores as :class:`LexicalOverlapReranker` does, so that its
+    scores can be computed from a lexical index's counts (:func:`overlap_scores`): an
+    instance whose class does not replace :meth:`~LexicalOverlapReranker.score`."""
+    return (
+        isinstance(reranker, LexicalOverlapReranker)
+        and type(reranker).score is LexicalOverlapReranker.score
+    )
 
 
 @lru_cache(maxsize=1 << 16)

@@ -6,8 +6,9 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -34,10 +35,22 @@ from ragward.reference.ranking import (
     top_rows,
     top_rows_by_document,
 )
-from ragward.reference.rerank import LexicalOverlapReranker, Reranker
+from ragward.reference.rerank import (
+    LexicalOverlapReranker,
+    Reranker,
+    overlap_scores,
+    reads_index_terms,
+)
 from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
 
-__all__ = ["MODES", "AuthorizedRetriever", "FirstStage", "RetrievalPolicy", "RetrievalResult"]
+__all__ = [
+    "MODES",
+    "AuthorizedRetriever",
+    "FirstStage",
+    "RetrievalPolicy",
+    "RetrievalResult",
+    "StageSource",
+]
 
 #: Retrieval modes: both indexes fused, or one of them alone.
 MODES: tuple[str, ...] = ("hybrid", "lexical", "dense")
@@ -186,6 +199,33 @@ class RetrievalResult:
         return self.considered - self.excluded_by_entitlement - self.excluded_by_freshness
 
 
+class StageSource:
+    """Where a first stage's candidates lie: the namespace they were ranked in, how many
+    times it had been compacted then (compaction numbers rows anew), and the row of each
+    chunk of the stage's two rankings (a narrowed copy of the stage shares its source)."""
+
+    def __init__(
+        self,
+        namespace: Namespace,
+        rankings: tuple[tuple[Scored, ...], tuple[Scored, ...]],
+        rows: tuple[list[int], list[int]],
+    ) -> None:
+        self.namespace = namespace
+        self.compactions = namespace.compactions
+        self._rankings, self._rows = rankings, rows
+        self._where: dict[str, int] | None = None
+
+    def rows(self, chunks: Sequence[Chunk]) -> list[int]:
+        """The row of each of ``chunks``; KeyError for a chunk that is not a candidate.
+        The map is made on the first call."""
+        where = self._where
+        if where is None:
+            where = self._where = {}
+            for ranking, rows in zip(self._rankings, self._rows, strict=True):
+                where.update(zip(map(_SCORED_CHUNK_ID, ranking), rows, strict=True))
+        return list(map(where.__getitem__, map(_CHUNK_ID, chunks)))
+
+
 @dataclass(frozen=True)
 class FirstStage:
     """Both first-stage rankings over the eligible view, before fusion and rerank.
@@ -209,6 +249,8 @@ class FirstStage:
     #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
     #: converted hits).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: Where the candidates lie in the index they came from (None for a stage made by hand).
+    source: StageSource | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def made(
@@ -218,6 +260,7 @@ class FirstStage:
         dense: tuple[Scored, ...],
         degraded: tuple[str, ...],
         counts: tuple[int, int, int],
+        source: StageSource | None = None,
     ) -> FirstStage:
         """``FirstStage(query, lexical, dense, degraded, *counts)``, its fields set as the
         frozen ``__init__`` sets them, in a third of the time (one per question)."""
@@ -232,6 +275,7 @@ class FirstStage:
             excluded_by_freshness=counts[2],
             reranked={},
             memo={},
+            source=source,
         )
         return first
 
@@ -270,10 +314,16 @@ def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -
 class _Remembered:
     """A reranker's verdicts on one stage's chunks, kept in ``memo`` (``chunk_id`` to the
     chunk with its score): each chunk is scored, and its ``Scored`` made, once per stage,
-    however many settings rerank it."""
+    however many settings rerank it. ``score`` gives the reranker's scores of chunks
+    (:meth:`AuthorizedRetriever.rerank_scores`)."""
 
-    def __init__(self, reranker: Reranker, memo: dict[str, Scored]) -> None:
-        self.reranker, self.memo = reranker, memo
+    def __init__(
+        self,
+        reranker: Reranker,
+        memo: dict[str, Scored],
+        score: Callable[[Sequence[Chunk]], Sequence[float]],
+    ) -> None:
+        self.reranker, self.memo, self.score = reranker, memo, score
 
     def rerank(self, query: str, candidates: Sequence[Scored], min_score: float) -> list[Scored]:
         """What ``rerank(query, candidates, reranker=..., limit=len(candidates),
@@ -283,7 +333,7 @@ class _Remembered:
             {c.chunk.chunk_id: c.chunk for c in candidates if c.chunk.chunk_id not in memo}.values()
         )
         if missing or not candidates:  # asked even with nothing to score, as rerank() asks
-            scores = self.reranker.score(query, missing)
+            scores = self.score(missing)
             if len(scores) != len(missing):
                 raise ValueError(
                     f"reranker {self.reranker.name!r} returned {len(scores)} scores for "
@@ -488,7 +538,7 @@ class AuthorizedRetriever:
                 return None
             view = namespace.view(principal, now_tick, policy.max_stale_ticks)
             live = namespace.live()
-            _, counts, lexical, others = self._lexical_stage(
+            _, counts, lexical, others, _ = self._lexical_stage(
                 namespace, view, live, live, query, policy
             )
             if others.size:
@@ -596,8 +646,10 @@ class AuthorizedRetriever:
         counts = (0, 0, 0)
         lexical: tuple[Scored, ...] = ()
         dense: tuple[Scored, ...] = ()
+        lexical_ranked: list[int] = []
+        dense_ranked: list[int] = []
         if policy.mode != "dense":
-            scored, counts, lexical, others = self._lexical_stage(
+            scored, counts, lexical, others, lexical_ranked = self._lexical_stage(
                 namespace, view, live, lexical_rows, query, policy
             )
         if query_vector is not None:
@@ -606,7 +658,7 @@ class AuthorizedRetriever:
             scores = scan.scores
             dense_matched = live & dense_rows & (scores > 0.0)
             rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))
-            dense = self._top(namespace, scores, rows, policy, scan.settle)
+            dense, dense_ranked = self._top(namespace, scores, rows, policy, scan.settle)
             for matched_rows in (scored, others):
                 if matched_rows is not None:
                     dense_matched[matched_rows[live[matched_rows]]] = True
@@ -620,7 +672,8 @@ class AuthorizedRetriever:
             # Scored rows are distinct, and disjoint from the other rows holding a query
             # term (which repeat, one term after another): their counts add up.
             counts = _plus(counts, count_matched(np.unique(others), live, visible, eligible))
-        return FirstStage.made(query, lexical, dense, degraded, counts)
+        source = StageSource(namespace, (lexical, dense), (lexical_ranked, dense_ranked))
+        return FirstStage.made(query, lexical, dense, degraded, counts, source)
 
     def _lexical_stage(
         self,
@@ -635,10 +688,12 @@ class AuthorizedRetriever:
         tuple[int, int, int],
         tuple[Scored, ...],
         npt.NDArray[np.integer[Any]],
+        list[int],
     ]:
         """BM25's part of a first stage in ``view`` (the caller holds the lock): the rows
-        it scored, their audit counts, its ranking, and the other live rows holding a
-        query term (outside the view: matched, never scored; possibly repeated)."""
+        it scored, their audit counts, its ranking, the other live rows holding a query
+        term (outside the view: matched, never scored; possibly repeated), and the rows
+        of its ranking."""
         masks = view.memo.get("masks")
         if masks is None:
             eligible = view.eligible
@@ -646,29 +701,29 @@ class AuthorizedRetriever:
                 eligible & lexical_rows, live, view.visible, eligible
             )
         found = namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)
-        scored, counts, lexical = self._lexical_top(namespace, found, masks, policy)
-        return scored, counts, lexical, found.others
+        scored, counts, lexical, ranked_rows = self._lexical_top(namespace, found, masks, policy)
+        return scored, counts, lexical, found.others, ranked_rows
 
     def _lexical_top(
         self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy
-    ) -> tuple[npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[Scored, ...]]:
+    ) -> tuple[npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[Scored, ...], list[int]]:
         """The rows BM25 scored, their audit counts, and the best of them that may rank
         (those ``masks.rankable`` marks, whatever the scorer returned), cut at
-        ``policy.candidate_limit``."""
+        ``policy.candidate_limit``, with their rows."""
         chunks = namespace.chunks
         if policy.limit_unit == "documents":
             scores = found.scores()
             # Every share is positive: the rows to rank are the eligible rows with a score.
             rows = np.flatnonzero(scores != 0.0)  # a mask: 6x faster than of the floats
             counts = count_matched(rows, masks.live, masks.visible, masks.eligible)
-            ranking = self._top(namespace, scores, rows[masks.rankable[rows]], policy)
-            return rows, counts, ranking
+            ranking, ranked_rows = self._top(namespace, scores, rows[masks.rankable[rows]], policy)
+            return rows, counts, ranking, ranked_rows
         limit = policy.candidate_limit
         top = found.top(limit, namespace.lexical.buffers(found.n_rows), masks)
         best, values = top.rows, top.scores
         places = break_ties(best, values, chunks, limit)
         ranking = scored_all(map(chunks.__getitem__, best[:places]), values[:places])
-        return top.scored, top.counts, ranking
+        return top.scored, top.counts, ranking, best[:places]
 
     @staticmethod
     def _top(
@@ -677,9 +732,10 @@ class AuthorizedRetriever:
         rows: npt.NDArray[np.intp],
         policy: RetrievalPolicy,
         settle: Settle | None = None,
-    ) -> tuple[Scored, ...]:
-        """The best of ``rows`` (those that may rank: eligible, with a positive score);
-        ``settle(rows, limit)``, if given, first makes exact the scores that may place."""
+    ) -> tuple[tuple[Scored, ...], list[int]]:
+        """The best of ``rows`` (those that may rank: eligible, with a positive score),
+        and their rows; ``settle(rows, limit)``, if given, first makes exact the scores
+        that may place."""
         if policy.limit_unit == "documents":
             best = top_rows_by_document(
                 rows, scores, namespace.chunks, policy.candidate_limit, settle
@@ -689,7 +745,34 @@ class AuthorizedRetriever:
                 settle(rows, policy.candidate_limit)
             best = top_rows(rows, scores, namespace.chunks, policy.candidate_limit)
         chunks = namespace.chunks
-        return scored_all(map(chunks.__getitem__, best), scores[best].tolist())
+        return scored_all(map(chunks.__getitem__, best), scores[best].tolist()), best
+
+    def rerank_scores(self, first: FirstStage, chunks: Sequence[Chunk]) -> Sequence[float]:
+        """The reranker's scores of ``chunks``, candidates of ``first``, for its question.
+
+        The lexical-overlap reranker counts the question's terms in each chunk's search
+        text; the lexical index holds those counts (and each chunk's length) already, from
+        the same text tokenized the same way, so they are read from its postings for the
+        chunks' rows instead of tokenizing every chunk again (the same integers, then the
+        same arithmetic: the same floats). Any other reranker, a chunk without a known
+        row, a namespace compacted since the stage or one whose lexical index reads other
+        chunks: the reranker is asked.
+        """
+        reranker, source = self.reranker, first.source
+        if source is not None and chunks and reads_index_terms(reranker):
+            with self._lock:
+                namespace = source.namespace
+                if namespace.compactions == source.compactions and not namespace.split_roles:
+                    try:
+                        rows = source.rows(chunks)
+                    except KeyError:  # not a candidate of this stage: ask the reranker
+                        pass
+                    else:
+                        terms = sorted(set(tokenize(first.query)))
+                        found = namespace.lexical.counts(terms, rows)
+                        lengths = namespace.lexical.lengths()[rows]
+                        return overlap_scores(len(terms), found, lengths)
+        return reranker.score(first.query, chunks)
 
     def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
         """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""
@@ -731,7 +814,9 @@ class AuthorizedRetriever:
         else:
             try:
                 remembered = _Remembered(
-                    self.reranker, first.reranked.setdefault(id(self.reranker), {})
+                    self.reranker,
+                    first.reranked.setdefault(id(self.reranker), {}),
+                    partial(self.rerank_scores, first),
                 )
                 final = cut(
                     remembered.rerank(first.query, candidates, policy.rerank_min_score),

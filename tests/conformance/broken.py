@@ -205,14 +205,14 @@ class _CustomFirstStage(ReferenceSystem):
             statistics = self._statistics(live, visible, eligible_raw, hidden)
             scores, lexical_hit = namespace.lexical.score(tokenize(query), statistics, live)
             rows = np.flatnonzero(eligible & (scores > 0.0))
-            lexical = AuthorizedRetriever._top(namespace, scores, rows, policy)
+            lexical = AuthorizedRetriever._top(namespace, scores, rows, policy)[0]
         if policy.mode != "lexical":
             embedder = retriever.embedder
             vector = check_vectors(embedder.embed([query]), 1, embedder.dimensions, embedder.name)
             cosines = namespace.vectors.cosine(vector[0])
             dense_hit = live & (cosines > 0.0)
             rows = np.flatnonzero(eligible & (cosines > 0.0))
-            dense = AuthorizedRetriever._top(namespace, cosines, rows, policy)
+            dense = AuthorizedRetriever._top(namespace, cosines, rows, policy)[0]
         considered, entitlement, freshness = self._counts(lexical_hit, dense_hit, visible, eligible)
         return FirstStage(query, lexical, dense, (), considered, entitlement, freshness)
 
