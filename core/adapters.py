@@ -36,7 +36,9 @@ from ragward.reference import (
     Document,
     FirstStage,
     GroundingChecker,
+    GroundingReport,
     HashEmbedder,
+    LexicalOverlapChecker,
     Principal,
     RetrievalPolicy,
     RetrievalResult,
@@ -215,6 +217,15 @@ def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[S
     return known
 
 
+def _a_share(threshold: object) -> bool:
+    """Whether ``threshold`` is a share the lexical check accepts (a number in (0, 1])."""
+    return (
+        not isinstance(threshold, bool)
+        and isinstance(threshold, int | float)
+        and 0.0 < threshold <= 1.0
+    )
+
+
 def _hit_memo(stage: FirstStage) -> HitMemo:
     memo: HitMemo | None = stage.memo.get("hits")
     if memo is None:
@@ -270,6 +281,10 @@ class ReferenceSystem:
         # top hits under every threshold and many settings.
         self._grounded: dict[int, tuple[Hit, Scored]] = {}
         self._policies: dict[Policy, RetrievalPolicy] = {}
+        self._overlaps: dict[
+            tuple[tuple[str, ...], tuple[int, ...]],
+            tuple[tuple[Hit, ...], tuple[tuple[float, str | None], ...]],
+        ] = {}
 
     def ingest(self, doc: Doc) -> bool:
         try:
@@ -387,21 +402,56 @@ class ReferenceSystem:
         self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float
     ) -> tuple[Support, ...]:
         checker = self.retriever.grounding
+        if type(checker) is LexicalOverlapChecker and _a_share(min_overlap):
+            # Its verdict is "best overlap >= threshold", the best found whatever the
+            # threshold: found once per claims and hits, read under every threshold.
+            supports = []
+            for text, (overlap, chunk_id) in zip(
+                claims, self._best_overlaps(checker, claims, retrieved), strict=True
+            ):
+                ok = chunk_id is not None and overlap >= min_overlap
+                supports.append(Support(text, ok, chunk_id if ok else None))
+            return tuple(supports)
+        report = self._checked(checker, claims, retrieved, min_overlap)
+        verdicts = []
+        for check in report.checks:
+            ok = check.supported and check.chunk_id is not None
+            verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
+        return tuple(verdicts)
+
+    def _checked(
+        self,
+        checker: GroundingChecker,
+        claims: tuple[str, ...],
+        retrieved: tuple[Hit, ...],
+        threshold: float,
+    ) -> GroundingReport:
         report = checker.check(
             [Claim(text) for text in claims],
             [self._scored_for_grounding(hit) for hit in retrieved],
-            threshold=min_overlap,
+            threshold=threshold,
         )
         if len(report.checks) != len(claims):
             raise InvalidArgument(
                 f"grounding checker {checker.name!r} returned {len(report.checks)} checks "
                 f"for {len(claims)} claims"
             )
-        verdicts = []
-        for check in report.checks:
-            ok = check.supported and check.chunk_id is not None
-            verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
-        return tuple(verdicts)
+        return report
+
+    def _best_overlaps(
+        self, checker: GroundingChecker, claims: tuple[str, ...], retrieved: tuple[Hit, ...]
+    ) -> tuple[tuple[float, str | None], ...]:
+        """Each claim's best overlap with ``retrieved`` and the chunk giving it, kept by the
+        claims and the hits' identities (the entry keeps the hits, so no id is reused)."""
+        key = (claims, tuple(map(id, retrieved)))
+        known = self._overlaps.get(key)
+        if known is None:
+            if len(self._overlaps) >= _GROUNDED_KEPT:
+                self._overlaps.clear()
+            report = self._checked(checker, claims, retrieved, 1.0)
+            best = tuple((check.overlap, check.chunk_id) for check in report.checks)
+            known = self._overlaps[key] = (retrieved, best)
+        return known[1]
 
     def _scored_for_grounding(self, hit: Hit) -> Scored:
         known = self._grounded.get(id(hit))

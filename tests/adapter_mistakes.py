@@ -6,10 +6,12 @@ reference, breaking one call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ragward.adapters import reference_factory
+from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance.records import Asker, Doc, Policy
+from ragward.evals.staged import Listing
 
 
 class _Wrapped:
@@ -68,3 +70,28 @@ class _IngestRaises(_Wrapped):
 
 def ingest_raises(**keywords: Any) -> Any:
     return _IngestRaises(**keywords)
+
+
+class _ListingTuples(ReferenceSystem):
+    """Staged, but its listings are bare tuples."""
+
+    def finish_listings(self, stage: object, policies: Sequence[Policy], top: int) -> Any:
+        return tuple((one.keys, one.top) for one in super().finish_listings(stage, policies, top))
+
+
+def listing_tuples(**keywords: Any) -> Any:
+    return _ListingTuples(reference_factory(**keywords).retriever)
+
+
+class _ListingShort(ReferenceSystem):
+    """Staged, well-formed listings, each one hit short of what retrieve returns."""
+
+    def finish_listings(self, stage: object, policies: Sequence[Policy], top: int) -> Any:
+        return tuple(
+            Listing(one.keys[:-1], one.top[: len(one.keys) - 1])
+            for one in super().finish_listings(stage, policies, top)
+        )
+
+
+def listing_short(**keywords: Any) -> Any:
+    return _ListingShort(reference_factory(**keywords).retriever)

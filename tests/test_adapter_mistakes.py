@@ -58,6 +58,12 @@ def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> t
             id="ingest-returns-a-str",
         ),
         pytest.param(
+            "listing_tuples",
+            f"{MODULE}:listing_tuples.finish_listings('alpha?') returned a tuple, "
+            "not ragward.evals.staged.Listing",
+            id="finish-listings-returns-tuples",
+        ),
+        pytest.param(
             "ingest_raises",
             f"{MODULE}:ingest_raises failed to ingest default/d1 v1: engine went away",
             id="ingest-raises",
@@ -70,6 +76,18 @@ def test_eval_names_the_adapter_and_the_call(
     code, line = _eval(tmp_path, factory, capsys)
     assert code == 2
     assert line == f"ragward eval: error: {expected}"
+
+
+def test_eval_stops_at_listings_that_disagree_with_retrieve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, line = _eval(tmp_path, "listing_short", capsys)
+    assert code == 2
+    assert line.startswith(
+        f"ragward eval: error: {MODULE}:listing_short: first_stage/finish disagree with "
+        "retrieve for 'alpha?' under "
+    )
+    assert line.endswith("; run with --no-reuse")
 
 
 @pytest.mark.parametrize("factory", ["raising", "not_a_system", "wrong_capabilities"])

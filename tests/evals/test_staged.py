@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance.records import Asker, Doc, Policy
-from ragward.evals.staged import StagedSystem, is_staged
+from ragward.evals.staged import StagedSystem, is_listing, is_staged
 
 WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "falcon", "review", "card")
 
@@ -64,7 +64,10 @@ def test_the_reference_is_staged_and_a_plain_adapter_is_not() -> None:
     class Plain:
         def first_stage(self) -> None: ...
 
+        def finish_listings(self) -> None: ...
+
     assert not is_staged(Plain())
+    assert not is_listing(Plain())  # listings without the staged verbs are not used
 
 
 def test_index_settings_reach_the_reference() -> None:
@@ -86,3 +89,33 @@ def test_a_rescored_hit_is_the_hit_with_the_new_score(first: float, second: floa
     assert hash(copy) == hash(replace(hit, score=second))
     assert copy.score is second
     assert hit.score is first  # the original is untouched
+
+
+@given(
+    docs,
+    texts,
+    st.lists(policies, min_size=1, max_size=8),
+    st.sampled_from(("chunks", "documents")),
+    st.integers(0, 4),
+)
+def test_finish_listings_are_finish_as_the_grid_reads_it(
+    corpus: list[tuple[str, str, int]],
+    query: str,
+    narrow: list[Policy],
+    unit: str,
+    top: int,
+) -> None:
+    system = reference_factory(max_tokens=8, overlap_tokens=2)
+    for number, (text, classification, tick) in enumerate(corpus):
+        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    asker = Asker("u", "t", "internal")
+    wide = Policy(candidate_limit=8, result_limit=8, limit_unit=unit)
+    settings = [Policy(**{**p.__dict__, "limit_unit": unit}) for p in narrow]
+    listings = system.finish_listings(system.first_stage(query, asker, 9, wide), settings, top)
+    plain = system.first_stage(query, asker, 9, wide)  # its own memo: nothing shared
+    assert len(listings) == len(settings)
+    for policy, listing in zip(settings, listings, strict=True):
+        hits = system.finish(plain, policy).hits
+        assert listing.keys == tuple((h.chunk_id, h.doc_id, h.version) for h in hits)
+        assert listing.top == hits[:top]
+        assert is_listing(system)
