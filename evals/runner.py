@@ -150,6 +150,8 @@ def _run_grid(
     phases = ("ingest", "first_stages", "finishes", "retrieves", "checks", "read", "ground")
     seconds = dict.fromkeys(phases, 0.0)
     clock = time.perf_counter
+    # which (document, version) pairs may answer, by the view a question is asked in
+    checked_in: dict[tuple[Asker, int, int | None], _Checked] = {}
     for index, reranker, settings in _builds(grid):
         system = builder.build(index, reranker)
         builder.check(system, grid)
@@ -176,10 +178,13 @@ def _run_grid(
                 if staged and number < STAGED_CHECKS:
                     _check_staged(system, question, settings, grid, results, name, unit)
                 checked = clock()
-                allowed: dict[tuple[str, int], bool] = {}
+                view = (question.asker, question.now_tick, question.max_stale_ticks)
+                pairs = checked_in.get(view)
+                if pairs is None:
+                    pairs = checked_in[view] = _Checked()
                 for setting in settings:
                     answers[setting.id][key] = _read(
-                        results[setting.id], question, current, allowed, grid.grounding_depth
+                        results[setting.id], question, current, pairs, grid.grounding_depth
                     )
                 seconds["checks"] += checked - answered
                 seconds["read"] += clock() - checked
@@ -408,49 +413,60 @@ def _check_staged(
             )
 
 
+class _Checked:
+    """For one view (asker, time and freshness contract), the (document, version) pairs
+    answers in it returned so far, and those of them that may not answer in it: whether a
+    pair may answer depends on nothing else, so every question asked in the view shares
+    one."""
+
+    __slots__ = ("refused", "seen")
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[str, int]] = set()
+        self.refused: set[tuple[str, int]] = set()
+
+
 def _read(
     result: Result | Listing,
     question: Question,
     current: Mapping[tuple[str, str], Doc],
-    allowed: dict[tuple[str, int], bool] | None = None,
+    checked: _Checked | None = None,
     keep: int | None = None,
 ) -> Answer:
     """The answer ``result`` gives ``question``: its documents by first occurrence, the
     chunks it should not have returned, and its first ``keep`` hits (all, if None).
-    ``allowed`` remembers, for this question, whether each (document, version) may answer
-    it (a question's settings share it)."""
+    ``checked`` remembers, for the question's view, which (document, version) pairs may
+    not answer in it; each pair is looked up once, the rest are set operations."""
     if isinstance(result, Listing):
         keys = result.keys
-        chunk_ids = map(_CHUNK_ID_OF_KEY, keys)
-        doc_ids = map(_DOC_ID_OF_KEY, keys)
-        pairs = list(map(_DOC_VERSION_OF_KEY, keys))
         hits = result.top
+        doc_ids = map(_DOC_ID_OF_KEY, keys)
+        returned = set(map(_DOC_VERSION_OF_KEY, keys))
     else:
         hits = result.hits
-        chunk_ids = map(_CHUNK_ID, hits)
         doc_ids = map(_DOC_ID, hits)
-        pairs = list(zip(map(_DOC_ID, hits), map(_VERSION, hits), strict=True))
-    allowed = {} if allowed is None else allowed
-    refused: set[tuple[str, int]] = set()
-    for key in set(pairs):
-        ok = allowed.get(key)
-        if ok is None:
-            doc = current.get((question.asker.tenant, key[0]))
-            ok = allowed[key] = _allowed(doc, key[1], question)
-        if not ok:
-            refused.add(key)
+        returned = set(zip(map(_DOC_ID, hits), map(_VERSION, hits), strict=True))
+    checked = _Checked() if checked is None else checked
+    new = returned - checked.seen
+    if new:
+        tenant = question.asker.tenant
+        for pair in new:
+            if not _allowed(current.get((tenant, pair[0])), pair[1], question):
+                checked.refused.add(pair)
+        checked.seen |= new
     leaked: tuple[str, ...] = ()
+    refused = returned & checked.refused
     if refused:
-        leaked = tuple(
-            chunk_id for chunk_id, key in zip(chunk_ids, pairs, strict=True) if key in refused
-        )
+        if isinstance(result, Listing):
+            leaked = tuple(key[0] for key in result.keys if (key[1], key[2]) in refused)
+        else:
+            leaked = tuple(h.chunk_id for h in result.hits if (h.doc_id, h.version) in refused)
     return Answer(tuple(dict.fromkeys(doc_ids)), leaked, tuple(hits[:keep]))
 
 
 _CHUNK_ID = attrgetter("chunk_id")
 _DOC_ID = attrgetter("doc_id")
 _VERSION = attrgetter("version")
-_CHUNK_ID_OF_KEY = itemgetter(0)
 _DOC_ID_OF_KEY = itemgetter(1)
 _DOC_VERSION_OF_KEY = itemgetter(1, 2)
 
@@ -477,20 +493,25 @@ def _ground(
     name: str = "implementation",
 ) -> None:
     ground = cast(GroundingSystem, system).ground  # declared by capabilities.grounding
-    # Settings that return the same top hits get the same verdict: ask once per distinct
-    # (claim, hits, threshold) on this index.
-    memo: dict[tuple[str, tuple[str, ...], float], bool] = {}
+    # Settings that return the same top hits get the same verdicts: ask once per distinct
+    # (claim, hits) on this index, under every threshold.
+    memo: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
+    thresholds = grid.min_overlaps
     for setting in settings:
         per_threshold = outcome.verdicts.setdefault(setting.id, {})
+        columns = [per_threshold.setdefault(threshold, {}) for threshold in thresholds]
         answers = outcome.answers[setting.id]
-        for threshold in grid.min_overlaps:
-            verdicts = per_threshold.setdefault(threshold, {})
-            for claim in claims:
-                hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
-                key = (claim.claim_id, tuple(h.chunk_id for h in hits), threshold)
-                if key not in memo:
-                    memo[key] = _supported(ground, claim.text, hits, threshold, name)
-                verdicts[claim.claim_id] = memo[key]
+        for claim in claims:
+            hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
+            key = (claim.claim_id, tuple(map(_CHUNK_ID, hits)))
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = [
+                    _supported(ground, claim.text, hits, threshold, name)
+                    for threshold in thresholds
+                ]
+            for verdicts, supported in zip(columns, known, strict=True):
+                verdicts[claim.claim_id] = supported
     if outcome.gold:
         return
     for threshold in grid.min_overlaps:
@@ -505,17 +526,23 @@ def _supported(
 ) -> bool:
     """Whether the implementation's ``ground`` supports ``claim`` from ``hits``; a crash
     or an answer of the wrong shape is the implementation's mistake, said as one line."""
-    call = f"{name}.ground(({claim!r},), ..., {threshold:g})"
     try:
         answer = ground((claim,), hits, threshold)
     except Exception as error:
+        call = _ground_call(name, claim, threshold)
         raise AdapterError(f"{call} raised {type(error).__name__}: {error}") from None
     if not isinstance(answer, tuple | list) or len(answer) != 1:
+        call = _ground_call(name, claim, threshold)
         raise AdapterError(f"{call} returned {type(answer).__name__}, not one Support per claim")
     supported = getattr(answer[0], "supported", None)
     if not isinstance(supported, bool):
+        call = _ground_call(name, claim, threshold)
         raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
     return supported
+
+
+def _ground_call(name: str, claim: str, threshold: float) -> str:
+    return f"{name}.ground(({claim!r},), ..., {threshold:g})"
 
 
 def gold_context(claim: Claim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
 from ragward.reference.ranking import Scored, scored_all
-from ragward.reference.rerank import Reranker
+from ragward.reference.rerank import Reranker, reads_index_terms
 
 if TYPE_CHECKING:
     from ragward.reference.retriever import FirstStage, RetrievalPolicy
@@ -213,6 +213,10 @@ class StageTable:
                     verdicts[place], scored[place] = verdict.score, True
             known = self._verdicts[id(reranker)] = (reranker, verdicts, scored)
         _, verdicts, scored = known
+        if reads_index_terms(reranker) and not scored.all():
+            # no model is asked: every candidate of the stage at once costs one read of
+            # the question's postings, as a few of them do
+            candidates = np.flatnonzero(~scored)
         missing = candidates[~scored[candidates]]
         if missing.size or not candidates.size:  # asked even with nothing, as finish asks
             chunks = list(map(self.chunks.__getitem__, missing.tolist()))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragward.adapters import ReferenceSystem, reference_factory
-from ragward.conformance.records import Asker, Doc, Policy
+from ragward.adapters import ReferenceSystem, reference_factory, scored_of
+from ragward.conformance.records import Asker, Doc, Policy, Support
+from ragward.errors import InvalidArgument
 from ragward.evals.staged import StagedSystem, is_listing, is_staged
+from ragward.reference import Claim
 
 WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "falcon", "review", "card")
 
@@ -119,3 +122,39 @@ def test_finish_listings_are_finish_as_the_grid_reads_it(
         assert listing.keys == tuple((h.chunk_id, h.doc_id, h.version) for h in hits)
         assert listing.top == hits[:top]
         assert is_listing(system)
+
+
+claims = st.lists(texts, min_size=1, max_size=3).map(tuple)
+thresholds = st.lists(
+    st.sampled_from((0.1, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0, 1)), min_size=1, max_size=6
+)
+
+
+@given(docs, texts, claims, thresholds)
+def test_grounding_found_once_reads_as_grounding_checked_per_threshold(
+    corpus: list[tuple[str, str, int]], query: str, said: tuple[str, ...], cuts: list[float]
+) -> None:
+    system = reference_factory(max_tokens=8, overlap_tokens=2)
+    for number, (text, classification, tick) in enumerate(corpus):
+        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    hits = system.retrieve(query, Asker("u", "t", "internal"), 9, Policy(result_limit=4)).hits
+    checker = system.retriever.grounding
+    for threshold in cuts:  # the same hits under every threshold, as a grid asks
+        report = checker.check(
+            [Claim(text) for text in said], [scored_of(h) for h in hits], threshold=threshold
+        )
+        expected = tuple(
+            Support(c.claim.text, c.supported, c.chunk_id if c.supported else None)
+            for c in report.checks
+        )
+        assert system.ground(said, hits, threshold) == expected
+
+
+def test_grounding_still_refuses_a_threshold_outside_zero_to_one() -> None:
+    system = reference_factory()
+    system.ingest(Doc("t", "d1", "payment held", "", "public", None, 1, 0))
+    hits = system.retrieve("payment", Asker("u", "t", "public"), 0, Policy()).hits
+    assert system.ground(("payment held",), hits, 0.5)[0].supported
+    for wrong in (0.0, 1.5, -0.2, True):
+        with pytest.raises(InvalidArgument, match="min_overlap"):
+            system.ground(("payment held",), hits, wrong)
