@@ -556,8 +556,9 @@ def corpus_chunks(retriever: AuthorizedRetriever) -> int:
 
 def _grid_row(directory: Path, grid_file: Path, bar: Progress) -> Row:
     """The grid of ``grid_file`` on ``directory``, with reuse against rebuilding
-    everything per setting, each way once in this process, answers checked identical."""
-    from ragward.bench.grid_speed import measure_grid, phase_text
+    everything per setting, each way once in a fresh process (neither finds caches the
+    other warmed), answers checked identical."""
+    from ragward.bench.grid_speed import measure_in_child, phase_text
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import load_grid
 
@@ -568,7 +569,13 @@ def _grid_row(directory: Path, grid_file: Path, bar: Progress) -> Row:
     figures: dict[str, dict[str, Any]] = {}
     for way in ("reuse", "rebuild"):
         bar.stage(f"{dataset.name} grid, {way} ({len(grid.all_settings())} settings)")
-        figures[way] = measure_grid(dataset, grid, split, way)
+        figures[way] = measure_in_child(
+            way,
+            directory,
+            grid_file,
+            split,
+            [f"test={claims}"] if claims.is_file() else [],
+        )
     same = figures["reuse"]["digest"] == figures["rebuild"]["digest"]
     return Row(
         f"{dataset.name} grid ({grid_file.name}), with reuse",

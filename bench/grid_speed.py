@@ -32,7 +32,7 @@ from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome, run_grid
 from ragward.outputs import write_atomic
 
-__all__ = ["main", "measure_grid", "phase_text"]
+__all__ = ["main", "measure_grid", "measure_in_child", "phase_text"]
 
 
 def _rebuild(dataset: Dataset, grid: Grid, split: str) -> GridOutcome:
@@ -91,6 +91,26 @@ def measure_grid(dataset: Dataset, grid: Grid, split: str, mode: str) -> dict[st
     }
 
 
+def measure_in_child(
+    mode: str,
+    dataset: Path | None,
+    grid: Path | None,
+    split: str | None = None,
+    claims: Sequence[str] = (),
+) -> dict[str, Any]:
+    """:func:`measure_grid` one way in a fresh Python process: nothing the other way
+    warmed (a cache of tokens, say) is carried over. ``claims`` as ``SPLIT=FILE``."""
+    child = [sys.executable, "-m", "ragward.bench.grid_speed", "--only", mode]
+    for flag, value in (("--dataset", dataset), ("--grid", grid), ("--split", split)):
+        if value is not None:
+            child += [flag, str(value)]
+    for item in claims:
+        child += ["--claims", item]
+    done = subprocess.run(child, capture_output=True, text=True, check=True)
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
 def phase_text(phases: dict[str, float]) -> str:
     """A grid run's seconds by phase, the phases it spent time in, largest first."""
     spent = sorted(((s, p) for p, s in phases.items() if s >= 0.05), reverse=True)
@@ -117,18 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs: dict[str, list[dict[str, Any]]] = {"reuse": [], "rebuild": []}
     for _ in range(args.repeat):
         for mode in runs:
-            child = [sys.executable, "-m", "ragward.bench.grid_speed", "--only", mode]
-            for flag, value in (
-                ("--dataset", args.dataset),
-                ("--grid", args.grid),
-                ("--split", args.split),
-            ):
-                if value is not None:
-                    child += [flag, str(value)]
-            for item in args.claims:
-                child += ["--claims", item]
-            done = subprocess.run(child, capture_output=True, text=True, check=True)
-            runs[mode].append(json.loads(done.stdout))
+            runs[mode].append(
+                measure_in_child(mode, args.dataset, args.grid, args.split, args.claims)
+            )
     digests = {run["digest"] for mode in runs for run in runs[mode]}
     if len(digests) != 1:
         print("answers differ between the two ways", file=sys.stderr)

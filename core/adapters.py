@@ -50,7 +50,6 @@ from ragward.reference import (
     reciprocal_rank_fusion,
 )
 from ragward.reference.finishing import StageTable
-from ragward.reference.ranking import scored_all
 
 __all__ = [
     "ReferenceSystem",
@@ -344,18 +343,25 @@ class ReferenceSystem:
                     map(_CHUNK_ID, chunks), map(_DOC_ID, chunks), map(_VERSION, chunks), strict=True
                 )
             )
+            stage.memo["first hits"] = [None] * len(chunks)
         keys: list[HitKey] = stage.memo["keys"]
-        memo = _hit_memo(stage)
+        # each position's first hit made; another score gives a copy with that score
+        made: list[Hit | None] = stage.memo["first hits"]
         reranker = self.retriever.reranker
         score = partial(self.retriever.rerank_scores, stage)
         listings = []
         for policy in policies:
             finished = table.finish(self._policy_of(policy), reranker, score)
             places = finished.positions.tolist()
-            heads = scored_all(
-                map(table.chunks.__getitem__, places[:top]), finished.scores[:top].tolist()
-            )
-            listings.append(Listing(tuple(map(keys.__getitem__, places)), memo.hits(heads)))
+            heads = []
+            for place, value in zip(places[:top], finished.scores[:top].tolist(), strict=True):
+                hit = made[place]
+                if hit is None:
+                    hit = made[place] = hit_of(Scored(table.chunks[place], value))
+                elif hit.score != value or value == 0.0:  # (a zero may carry a sign)
+                    hit = _rescored(hit, value)
+                heads.append(hit)
+            listings.append(Listing(tuple(map(keys.__getitem__, places)), tuple(heads)))
         return tuple(listings)
 
     def _policy_of(self, policy: Policy) -> RetrievalPolicy:

@@ -89,7 +89,7 @@ class StageTable:
         }
         self._prefixes: dict[tuple[str, int, str], int] = {}
         self._fused: dict[tuple[float, int, str, int, int], tuple[Positions, Floats]] = {}
-        self._verdicts: dict[int, tuple[Reranker, Floats, npt.NDArray[np.bool_]]] = {}
+        self._verdicts: dict[int, _Verdicts] = {}
 
     def _laid_out(self, ranking: Sequence[Scored]) -> tuple[Positions, Floats]:
         places = np.fromiter(
@@ -112,6 +112,9 @@ class StageTable:
         ``reranker``'s scores of chunks of the stage (what ``finish`` asks:
         :meth:`AuthorizedRetriever.rerank_scores`)."""
         unit = policy.limit_unit
+        # The candidates hold at most ``candidate_limit`` chunks or documents, so a result
+        # limit at least as large cuts nothing.
+        whole = policy.result_limit >= policy.candidate_limit
         if policy.mode == "hybrid":
             candidates, scores = self._fusion(policy)
         else:
@@ -131,8 +134,11 @@ class StageTable:
             else:
                 keep = np.sort(candidates[verdicts[candidates] > policy.rerank_min_score])
                 order = keep[np.argsort(-verdicts[keep], kind="stable")]
-                end = self._prefix(order, policy.result_limit, unit)
-                return Finished(order[:end], verdicts[order[:end]], False)
+                if not whole:
+                    order = order[: self._prefix(order, policy.result_limit, unit)]
+                return Finished(order, verdicts[order], False)
+        if whole:
+            return Finished(candidates, scores, True)
         end = self._prefix(candidates, policy.result_limit, unit)
         return Finished(candidates[:end], scores[:end], True)
 
@@ -202,18 +208,18 @@ class StageTable:
         """The reranker's verdict on every position scored so far (NaN where none yet),
         after asking it about the candidates not yet scored, in their order: what
         ``finish`` asks, and its verdicts are kept in the stage's ``reranked`` for it."""
-        memo = self.first.reranked.setdefault(id(reranker), {})
         known = self._verdicts.get(id(reranker))
-        if known is None or known[0] is not reranker:
-            verdicts = np.full(len(self.chunks), np.nan)
-            scored = np.zeros(len(self.chunks), dtype=bool)
+        if known is not None and known.reranker is reranker and known.complete and candidates.size:
+            return known.values  # nothing to ask (an empty list is asked, as finish asks it)
+        memo = self.first.reranked.setdefault(id(reranker), {})
+        if known is None or known.reranker is not reranker:
+            known = self._verdicts[id(reranker)] = _Verdicts(reranker, len(self.chunks))
             for chunk_id, verdict in memo.items():
                 place = self.places.get(chunk_id)
                 if place is not None:
-                    verdicts[place], scored[place] = verdict.score, True
-            known = self._verdicts[id(reranker)] = (reranker, verdicts, scored)
-        _, verdicts, scored = known
-        if reads_index_terms(reranker) and not scored.all():
+                    known.values[place], known.scored[place] = verdict.score, True
+        verdicts, scored = known.values, known.scored
+        if reads_index_terms(reranker):
             # no model is asked: every candidate of the stage at once costs one read of
             # the question's postings, as a few of them do
             candidates = np.flatnonzero(~scored)
@@ -230,7 +236,21 @@ class StageTable:
             memo.update(zip(map(_CHUNK_ID, chunks), scored_all(chunks, floats), strict=True))
             verdicts[missing] = floats
             scored[missing] = True
+        known.complete = bool(scored.all())
         return verdicts
+
+
+class _Verdicts:
+    """A reranker's verdicts on a table's positions: the scores (NaN where none yet),
+    which positions are scored, and whether all are."""
+
+    __slots__ = ("complete", "reranker", "scored", "values")
+
+    def __init__(self, reranker: Reranker, size: int) -> None:
+        self.reranker = reranker
+        self.values: Floats = np.full(size, np.nan)
+        self.scored: npt.NDArray[np.bool_] = np.zeros(size, dtype=bool)
+        self.complete = False
 
 
 _CHUNK = attrgetter("chunk")
