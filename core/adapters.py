@@ -50,6 +50,7 @@ from ragward.reference import (
     reciprocal_rank_fusion,
 )
 from ragward.reference.finishing import StageTable
+from ragward.reference.grounding import reaches
 
 __all__ = [
     "ReferenceSystem",
@@ -216,6 +217,11 @@ def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[S
     return known
 
 
+def _listing_of(result: Result, top: int) -> Listing:
+    hits = tuple(result.hits)
+    return Listing(tuple((h.chunk_id, h.doc_id, h.version) for h in hits), hits[:top])
+
+
 def _a_share(threshold: object) -> bool:
     """Whether ``threshold`` is a share the lexical check accepts (a number in (0, 1])."""
     return (
@@ -313,6 +319,22 @@ class ReferenceSystem:
             query, principal_of(asker), now_tick=now_tick, policy=replace(wide, mode="hybrid")
         )
 
+    def first_stages(
+        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+    ) -> list[FirstStage]:
+        """:meth:`first_stage` of each of ``queries``: the asker's view taken once, the
+        dense scans of a block of questions in one matrix product. A subclass that
+        answers :meth:`first_stage` its own way gets it asked once per question."""
+        if type(self).first_stage is not ReferenceSystem.first_stage:
+            return [self.first_stage(query, asker, now_tick, policy) for query in queries]
+        wide = policy_of(policy)
+        return self.retriever.first_stages(
+            list(queries),
+            principal_of(asker),
+            now_tick=now_tick,
+            policy=replace(wide, mode="hybrid"),
+        )
+
     def finish(self, stage: object, policy: Policy) -> Result:
         """The answer under ``policy`` from a :meth:`first_stage` taken with a policy whose
         ``candidate_limit`` is at least ``policy.candidate_limit``.
@@ -331,7 +353,10 @@ class ReferenceSystem:
         """:meth:`finish` under each of ``policies``, as the grid reads it
         (:class:`ragward.evals.staged.Listing`), every policy finished from one
         :class:`~ragward.reference.finishing.StageTable` of the stage: each hit's key made
-        once per chunk of the stage, and the first ``top`` hits whole."""
+        once per chunk of the stage, and the first ``top`` hits whole. A subclass that
+        answers :meth:`finish` its own way gets its answers read."""
+        if type(self).finish is not ReferenceSystem.finish:  # a subclass's own finish
+            return tuple(_listing_of(self.finish(stage, policy), top) for policy in policies)
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
         table: StageTable | None = stage.memo.get("table")
@@ -415,7 +440,7 @@ class ReferenceSystem:
             for text, (overlap, chunk_id) in zip(
                 claims, self._best_overlaps(checker, claims, retrieved), strict=True
             ):
-                ok = chunk_id is not None and overlap >= min_overlap
+                ok = chunk_id is not None and reaches(overlap, min_overlap)
                 supports.append(Support(text, ok, chunk_id if ok else None))
             return tuple(supports)
         report = self._checked(checker, claims, retrieved, min_overlap)

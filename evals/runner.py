@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
 
@@ -28,7 +29,15 @@ from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
-from ragward.evals.staged import Listing, ListingSystem, StagedSystem, is_listing, is_staged
+from ragward.evals.staged import (
+    BatchStagedSystem,
+    Listing,
+    ListingSystem,
+    StagedSystem,
+    is_batched,
+    is_listing,
+    is_staged,
+)
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
 
@@ -36,6 +45,10 @@ __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
 
 #: How many questions per index are answered both ways to check the staged verbs.
 STAGED_CHECKS = 3
+
+#: How many questions' first stages the harness asks for in one call, where the
+#: implementation takes them together (:class:`~ragward.evals.staged.BatchStagedSystem`).
+QUESTION_BLOCK = 256
 
 #: Allocations between two collections of the youngest generation while a grid runs
 #: (CPython's default is 700); see :func:`_collecting_rarely`.
@@ -169,26 +182,43 @@ def _run_grid(
         unit = "documents" if system.capabilities.document_limits else "chunks"
         outcome.depth_unit = unit
         answers = {s.id: outcome.answers.setdefault(s.id, {}) for s in settings}
+        asked = list(questions.items())
+        block = QUESTION_BLOCK if staged and is_batched(system) else 1
         with progress(len(questions), f"queries {label}", stream=stream) as bar:
-            for number, (key, question) in enumerate(questions.items()):
-                results = _answer_all(
-                    system, question, settings, grid, way, (work, seconds), name, unit
-                )
-                answered = clock()
-                if staged and number < STAGED_CHECKS:
-                    _check_staged(system, question, settings, grid, results, name, unit)
-                checked = clock()
-                view = (question.asker, question.now_tick, question.max_stale_ticks)
-                pairs = checked_in.get(view)
-                if pairs is None:
-                    pairs = checked_in[view] = _Checked()
-                for setting in settings:
-                    answers[setting.id][key] = _read(
-                        results[setting.id], question, current, pairs, grid.grounding_depth
+            for begin in range(0, len(asked), block):
+                part = asked[begin : begin + block]
+                stages: list[object] = [None] * len(part)
+                if block > 1:
+                    stages = _first_stages(
+                        cast(BatchStagedSystem, system),
+                        [question for _, question in part],
+                        settings,
+                        grid,
+                        (work, seconds),
+                        name,
+                        unit,
                     )
-                seconds["checks"] += checked - answered
-                seconds["read"] += clock() - checked
-                bar.advance()
+                for number, (key, question), stage in zip(
+                    range(begin, begin + len(part)), part, stages, strict=True
+                ):
+                    results = _answer_all(
+                        system, question, settings, grid, way, (work, seconds), name, unit, stage
+                    )
+                    answered = clock()
+                    if staged and number < STAGED_CHECKS:
+                        _check_staged(system, question, settings, grid, results, name, unit)
+                    checked = clock()
+                    view = _view_of(question)
+                    pairs = checked_in.get(view)
+                    if pairs is None:
+                        pairs = checked_in[view] = _Checked()
+                    for setting in settings:
+                        answers[setting.id][key] = _read(
+                            results[setting.id], question, current, pairs, grid.grounding_depth
+                        )
+                    seconds["checks"] += checked - answered
+                    seconds["read"] += clock() - checked
+                    bar.advance()
         outcome.grounding = system.capabilities.grounding
         if outcome.grounding and claims:
             started = clock()
@@ -290,6 +320,59 @@ def _policy(
     )
 
 
+def _wide(
+    settings: tuple[RetrievalSetting, ...], grid: Grid, question: Question, unit: str
+) -> Policy:
+    """The policy a question's first stage is taken with: hybrid (both rankings), at the
+    widest candidate limit of ``settings``."""
+    return replace(
+        _policy(settings[0], grid, question, unit),
+        mode="hybrid",
+        candidate_limit=max(s.candidate_limit for s in settings),
+    )
+
+
+def _first_stages(
+    system: BatchStagedSystem,
+    asked: list[Question],
+    settings: tuple[RetrievalSetting, ...],
+    grid: Grid,
+    tally: tuple[dict[str, int], dict[str, float]],
+    name: str,
+    unit: str,
+) -> list[object]:
+    """The first stage of each of ``asked``, questions asked alike (same asker, time and
+    freshness contract) taken together in one ``first_stages`` call."""
+    work, seconds = tally
+    started = time.perf_counter()
+    stages: list[object] = []
+    for _, run in groupby(asked, key=_view_of):
+        alike = list(run)
+        first = alike[0]
+        wide = _wide(settings, grid, first, unit)
+        texts = [question.text for question in alike]
+        try:
+            taken = system.first_stages(texts, first.asker, first.now_tick, wide)
+        except Exception as error:
+            raise AdapterError(
+                f"{name}.first_stages({texts[0]!r}, ...) raised {type(error).__name__}: {error}"
+            ) from None
+        if not isinstance(taken, tuple | list) or len(taken) != len(texts):
+            many = f"{len(texts)} question" + ("" if len(texts) == 1 else "s")
+            raise AdapterError(
+                f"{name}.first_stages returned {a_type(taken)} for {many}; "
+                "expected one stage per question"
+            )
+        stages.extend(taken)
+    work["first_stages"] += len(asked)
+    seconds["first_stages"] += time.perf_counter() - started
+    return stages
+
+
+def _view_of(question: Question) -> tuple[Asker, int, int | None]:
+    return (question.asker, question.now_tick, question.max_stale_ticks)
+
+
 def _answer_all(
     system: RetrievalSystem,
     question: Question,
@@ -299,22 +382,21 @@ def _answer_all(
     tally: tuple[dict[str, int], dict[str, float]],
     name: str,
     unit: str,
+    stage: object = None,
 ) -> dict[str, Result | Listing]:
     """Every setting's answer to ``question``, asked ``way`` (``"retrieve"``, ``"finish"``
-    or ``"finish_listings"``); ``tally`` counts the calls made and adds their wall seconds."""
+    or ``"finish_listings"``), from ``stage`` where the first stage was taken already;
+    ``tally`` counts the calls made and adds their wall seconds."""
     work, seconds = tally
     results: dict[str, Result | Listing] = {}
     started = time.perf_counter()
     try:
         if way != "retrieve":
             assert isinstance(system, StagedSystem)
-            wide = replace(
-                _policy(settings[0], grid, question, unit),
-                mode="hybrid",
-                candidate_limit=max(s.candidate_limit for s in settings),
-            )
-            stage = system.first_stage(question.text, question.asker, question.now_tick, wide)
-            work["first_stages"] += 1
+            if stage is None:
+                wide = _wide(settings, grid, question, unit)
+                stage = system.first_stage(question.text, question.asker, question.now_tick, wide)
+                work["first_stages"] += 1
             staged_at = time.perf_counter()
             seconds["first_stages"] += staged_at - started
             if way == "finish_listings":

@@ -21,7 +21,16 @@ from typing import Protocol, runtime_checkable
 
 from ragward.conformance.records import Asker, Hit, Policy, Result
 
-__all__ = ["HitKey", "Listing", "ListingSystem", "StagedSystem", "is_listing", "is_staged"]
+__all__ = [
+    "BatchStagedSystem",
+    "HitKey",
+    "Listing",
+    "ListingSystem",
+    "StagedSystem",
+    "is_batched",
+    "is_listing",
+    "is_staged",
+]
 
 #: A hit as the grid reads it: ``(chunk_id, doc_id, version)``.
 HitKey = tuple[str, str, int]
@@ -54,6 +63,18 @@ class StagedSystem(Protocol):
 
 
 @runtime_checkable
+class BatchStagedSystem(StagedSystem, Protocol):
+    """A staged system that takes the first stages of many questions in one call (the
+    grid asks for those of questions asked alike: same asker, time and policy)."""
+
+    def first_stages(
+        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+    ) -> Sequence[object]:
+        """``[first_stage(q, asker, now_tick, policy) for q in queries]``."""
+        ...
+
+
+@runtime_checkable
 class ListingSystem(StagedSystem, Protocol):
     """A staged system that can also hand over finished answers as the grid reads them,
     every setting of a stage in one call (so that it can share work among them)."""
@@ -71,6 +92,12 @@ def is_staged(system: object) -> bool:
     """Whether ``system`` offers both staged verbs (looked up on its class)."""
     kind = type(system)
     return callable(getattr(kind, "first_stage", None)) and callable(getattr(kind, "finish", None))
+
+
+def is_batched(system: object) -> bool:
+    """Whether ``system`` offers the staged verbs and ``first_stages`` (looked up on its
+    class)."""
+    return is_staged(system) and callable(getattr(type(system), "first_stages", None))
 
 
 def is_listing(system: object) -> bool:

@@ -17,6 +17,7 @@ __all__ = [
     "GroundingReport",
     "LexicalOverlapChecker",
     "check_grounding",
+    "reaches",
 ]
 
 
@@ -60,6 +61,16 @@ class GroundingReport:
         return len(self.supported) / total if total else 1.0
 
 
+def reaches(overlap: float, min_overlap: float) -> bool:
+    """Whether a claim's best ``overlap`` supports it at ``min_overlap``: reaching the
+    threshold is enough (the one place the lexical check compares them).
+
+    >>> reaches(0.5, 0.5), reaches(0.49, 0.5)
+    (True, False)
+    """
+    return overlap >= min_overlap
+
+
 def check_grounding(
     claims: Sequence[Claim],
     retrieved: Sequence[Scored],
@@ -97,12 +108,12 @@ def check_grounding(
                     best is None or (-overlap, chunk.chunk_id) < (-best[0], best[1])
                 ):
                     best = (overlap, chunk.chunk_id, chunk.citation())
-        if best is not None and best[0] >= min_overlap:
+        if best is not None and reaches(best[0], min_overlap):
             supported.append(replace(claim, citation=best[2]))
         else:
             unsupported.append(replace(claim, citation=None))
         checks.append(
-            ClaimCheck(claim, best[0], best[1], best[2], best[0] >= min_overlap)
+            ClaimCheck(claim, best[0], best[1], best[2], reaches(best[0], min_overlap))
             if best is not None
             else ClaimCheck(claim, 0.0, None, None)
         )

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
-from ragward.reference.dense import Floats, check_vectors
+from ragward.reference.dense import DenseScan, Floats, check_vectors
 from ragward.reference.documents import Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
@@ -605,10 +605,18 @@ class AuthorizedRetriever:
             lexical_rows = namespace.read_by(LEXICAL) if namespace.split_roles else live
             dense_rows = namespace.read_by(DENSE) if namespace.split_roles else live
             readers = (live, lexical_rows, dense_rows)
-            return [
-                self._first_stage_in(namespace, view, readers, query, vector, policy)
-                for query, vector in zip(queries, vectors, strict=True)
-            ]
+            stages: list[FirstStage] = []
+            # the dense scans of a block of questions from one matrix product
+            block = namespace.vectors.queries_per_scan()
+            for start in range(0, len(queries), block):
+                asked = queries[start : start + block]
+                given = vectors[start : start + block]
+                scans = namespace.vectors.scan_many(given)
+                stages.extend(
+                    self._first_stage_in(namespace, view, readers, query, vector, policy, scan)
+                    for query, vector, scan in zip(asked, given, scans, strict=True)
+                )
+            return stages
 
     def _query_vectors(self, queries: Sequence[str]) -> list[npt.NDArray[np.float64] | None]:
         """Each question's vector, or None where the embedder failed (the answer is then
@@ -633,9 +641,11 @@ class AuthorizedRetriever:
         query: str,
         query_vector: npt.NDArray[np.float64] | None,
         policy: RetrievalPolicy,
+        scan: DenseScan | None = None,
     ) -> FirstStage:
         """One question's first stage in ``view`` (the caller holds the lock); ``readers``
-        mark the live rows, and those the lexical and the dense index read."""
+        mark the live rows, and those the lexical and the dense index read; ``scan`` is
+        the question's dense scan where the caller took it (with others')."""
         degraded = _degraded(policy, query_vector)
         live, lexical_rows, dense_rows = readers
         visible, eligible = view.visible, view.eligible
@@ -654,7 +664,8 @@ class AuthorizedRetriever:
             )
         if query_vector is not None:
             # One BLAS pass, made exact where a sign or a place depends on it.
-            scan = namespace.vectors.scan(query_vector)
+            if scan is None:
+                scan = namespace.vectors.scan(query_vector)
             scores = scan.scores
             dense_matched = live & dense_rows & (scores > 0.0)
             rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))

@@ -95,3 +95,16 @@ class _ListingShort(ReferenceSystem):
 
 def listing_short(**keywords: Any) -> Any:
     return _ListingShort(reference_factory(**keywords).retriever)
+
+
+class _StagesShort(ReferenceSystem):
+    """Staged and batched, but a batch of first stages comes back one short."""
+
+    def first_stages(
+        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+    ) -> Any:
+        return super().first_stages(queries, asker, now_tick, policy)[:-1]
+
+
+def stages_short(**keywords: Any) -> Any:
+    return _StagesShort(reference_factory(**keywords).retriever)

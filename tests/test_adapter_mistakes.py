@@ -64,6 +64,12 @@ def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> t
             id="finish-listings-returns-tuples",
         ),
         pytest.param(
+            "stages_short",
+            f"{MODULE}:stages_short.first_stages returned a list for 1 question; "
+            "expected one stage per question",
+            id="first-stages-one-short",
+        ),
+        pytest.param(
             "ingest_raises",
             f"{MODULE}:ingest_raises failed to ingest default/d1 v1: engine went away",
             id="ingest-raises",

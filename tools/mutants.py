@@ -42,12 +42,14 @@ MUTANTS = (
         "top-k over the whole namespace, eligibility applied afterwards",
         "reference/retriever.py",
         "            rows = np.flatnonzero(eligible & dense_rows & (scores > 0.0))\n"
-        "            dense = self._top(namespace, scores, rows, policy, scan.settle)\n",
+        "            dense, dense_ranked = self._top("
+        "namespace, scores, rows, policy, scan.settle)\n",
         "            rows = np.flatnonzero(live & dense_rows & (scores > 0.0))\n"
-        "            dense = self._top(namespace, scores, rows, policy, scan.settle)\n"
-        "            dense = tuple(\n"
-        "                s for s in dense if eligible[namespace.chunks.index(s.chunk)]\n"
-        "            )\n",
+        "            dense, dense_ranked = self._top("
+        "namespace, scores, rows, policy, scan.settle)\n"
+        "            kept = [eligible[namespace.chunks.index(s.chunk)] for s in dense]\n"
+        "            dense = tuple(s for s, ok in zip(dense, kept) if ok)\n"
+        "            dense_ranked = [r for r, ok in zip(dense_ranked, kept) if ok]\n",
     ),
     Mutant(
         "namespace-statistics",

@@ -164,8 +164,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "min-overlap-exclusive",
         "reference/grounding.py",
-        "ClaimCheck(claim, best[0], best[1], best[2], best[0] >= min_overlap)",
-        "ClaimCheck(claim, best[0], best[1], best[2], best[0] > min_overlap)",
+        "    return overlap >= min_overlap",
+        "    return overlap > min_overlap",
         "A claim whose overlap is exactly ``min_overlap`` judged unsupported.",
         ("GRD-006", "GRD-003"),
     ),

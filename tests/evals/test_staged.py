@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ragward.adapters import ReferenceSystem, reference_factory, scored_of
 from ragward.conformance.records import Asker, Doc, Policy, Support
 from ragward.errors import InvalidArgument
-from ragward.evals.staged import StagedSystem, is_listing, is_staged
+from ragward.evals.staged import StagedSystem, is_batched, is_listing, is_staged
 from ragward.reference import Claim
 
 WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "falcon", "review", "card")
@@ -71,6 +71,8 @@ def test_the_reference_is_staged_and_a_plain_adapter_is_not() -> None:
 
     assert not is_staged(Plain())
     assert not is_listing(Plain())  # listings without the staged verbs are not used
+    assert is_batched(ReferenceSystem())
+    assert is_listing(ReferenceSystem())
 
 
 def test_index_settings_reach_the_reference() -> None:

@@ -78,6 +78,44 @@ def test_a_settled_scan_ranks_and_counts_as_the_exact_scan(
     assert scan.scores[best].tolist() == exact[best].tolist()
 
 
+@given(_matrices(), st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(2, 6))
+def test_scans_of_many_queries_from_one_product_rank_as_the_exact_scan(
+    case: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+    seed: int,
+    limit: int,
+    asked: int,
+) -> None:
+    # The query, copies of it (one product gives each its own column) and others; a zero
+    # query and a missing one in between.
+    matrix, query = case
+    rng = np.random.default_rng(seed)
+    queries: list[npt.NDArray[np.float64] | None] = [query.astype(np.float64)] * 2
+    queries += [rng.standard_normal((matrix.shape[1],)) for _ in range(asked)]
+    queries += [np.zeros(matrix.shape[1]), None]
+    index = _index(matrix)
+    chunks = _chunks(len(matrix), documents=7)
+    scans = index.scan_many(queries)
+    assert [scan is None for scan in scans] == [q is None for q in queries]
+    for vector, scan in zip(queries, scans, strict=True):
+        if vector is None or scan is None:
+            continue
+        exact = index.cosine(vector)
+        alone = index.scan(vector)
+        assert scan.slack == alone.slack
+        assert np.all(np.abs(scan.scores - exact) <= scan.slack)
+        assert np.array_equal(scan.scores > 0.0, exact > 0.0)
+        rows = np.flatnonzero(scan.scores > 0.0)
+        best = top_rows_by_document(rows, scan.scores, chunks, limit, scan.settle)
+        assert best == top_rows_by_document(rows, exact, chunks, limit)
+        assert scan.scores[best].tolist() == exact[best].tolist()
+
+
+def test_a_block_of_queries_is_bounded_by_the_bytes_it_takes() -> None:
+    index = _index(np.ones((1000, 8), dtype=np.float32))
+    assert index.queries_per_scan() * 12 * 1000 <= 64 << 20
+    assert _index(np.ones((1, 8), dtype=np.float32)).queries_per_scan() >= 1
+
+
 @given(st.integers(0, 2**32 - 1), st.integers(1, 2000), st.sampled_from([4, 96, 384]))
 def test_small_integer_vectors_need_no_settling(seed: int, rows: int, dimensions: int) -> None:
     # The hashing embedder's vectors: counts, exact in any order of summing.

@@ -18,6 +18,7 @@ from ragward.errors import InvalidArgument
 from ragward.reference import AuthorizedRetriever, Principal, RetrievalResult
 
 from .strategies import Scenario, queries, scenarios
+from .test_dense_rounding import GaussianTokenEmbedder
 from .test_retrieval_properties import FaultyEmbedder
 
 
@@ -85,3 +86,25 @@ def test_a_lexical_answer_without_rerank_is_its_first_stage_finished(
                 query, scenario.principal, now_tick=scenario.now_tick, policy=policy
             )
             assert _key(direct) == _key(staged)
+
+
+@given(scenarios(), st.data())
+def test_a_batch_of_float_vectors_answers_as_one_by_one(
+    scenario: Scenario, data: st.DataObject
+) -> None:
+    # Vectors that are not small integers: the batch's one matrix product rounds each
+    # question's dot products its own way, and what ranks must still be settled exactly.
+    retriever = AuthorizedRetriever(chunking=scenario.chunking, embedder=GaussianTokenEmbedder())
+    for document in scenario.corpus:
+        retriever.ingest(document)
+    asked = [scenario.query, *data.draw(st.lists(queries(scenario.corpus), max_size=5))]
+    asked.append(scenario.query)  # the same question twice in one product
+    for policy in (scenario.policy, replace(scenario.policy, limit_unit="documents")):
+        one_by_one = [
+            retriever.retrieve(q, scenario.principal, now_tick=scenario.now_tick, policy=policy)
+            for q in asked
+        ]
+        batch = retriever.retrieve_many(
+            asked, scenario.principal, now_tick=scenario.now_tick, policy=policy
+        )
+        assert [_key(r) for r in batch] == [_key(r) for r in one_by_one]
