@@ -217,6 +217,17 @@ def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[S
     return known
 
 
+def _supports(
+    claims: tuple[str, ...], best: tuple[tuple[float, str | None], ...], min_overlap: float
+) -> tuple[Support, ...]:
+    """Each claim's verdict at ``min_overlap`` from its best overlap and chunk."""
+    supports = []
+    for text, (overlap, chunk_id) in zip(claims, best, strict=True):
+        ok = chunk_id is not None and reaches(overlap, min_overlap)
+        supports.append(Support(text, ok, chunk_id if ok else None))
+    return tuple(supports)
+
+
 def _listing_of(result: Result, top: int) -> Listing:
     hits = tuple(result.hits)
     return Listing(tuple((h.chunk_id, h.doc_id, h.version) for h in hits), hits[:top])
@@ -434,21 +445,31 @@ class ReferenceSystem:
     ) -> tuple[Support, ...]:
         checker = self.retriever.grounding
         if type(checker) is LexicalOverlapChecker and _a_share(min_overlap):
-            # Its verdict is "best overlap >= threshold", the best found whatever the
-            # threshold: found once per claims and hits, read under every threshold.
-            supports = []
-            for text, (overlap, chunk_id) in zip(
-                claims, self._best_overlaps(checker, claims, retrieved), strict=True
-            ):
-                ok = chunk_id is not None and reaches(overlap, min_overlap)
-                supports.append(Support(text, ok, chunk_id if ok else None))
-            return tuple(supports)
+            # Its verdict is "best overlap reaches the threshold", the best found whatever
+            # the threshold: found once per claims and hits, read under every threshold.
+            return _supports(claims, self._best_overlaps(checker, claims, retrieved), min_overlap)
         report = self._checked(checker, claims, retrieved, min_overlap)
         verdicts = []
         for check in report.checks:
             ok = check.supported and check.chunk_id is not None
             verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
         return tuple(verdicts)
+
+    def ground_sweep(
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+    ) -> list[tuple[Support, ...]]:
+        """:meth:`ground` under each of ``thresholds`` (the evals' sweep of
+        ``grounding.min_overlap``), the best overlaps found once. A subclass that grounds
+        its own way gets :meth:`ground` asked per threshold."""
+        checker = self.retriever.grounding
+        if (
+            type(self).ground is ReferenceSystem.ground
+            and type(checker) is LexicalOverlapChecker
+            and all(map(_a_share, thresholds))
+        ):
+            best = self._best_overlaps(checker, claims, retrieved)
+            return [_supports(claims, best, threshold) for threshold in thresholds]
+        return [self.ground(claims, retrieved, threshold) for threshold in thresholds]
 
     def _checked(
         self,

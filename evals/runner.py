@@ -31,12 +31,14 @@ from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
 from ragward.evals.staged import (
     BatchStagedSystem,
+    GroundingSweep,
     Listing,
     ListingSystem,
     StagedSystem,
     is_batched,
     is_listing,
     is_staged,
+    is_sweeping,
 )
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
@@ -222,7 +224,8 @@ def _run_grid(
         outcome.grounding = system.capabilities.grounding
         if outcome.grounding and claims:
             started = clock()
-            _ground(system, grid, settings, claims, claim_keys, outcome, current, name)
+            sweep = reuse and is_sweeping(system)
+            _ground(system, grid, settings, claims, claim_keys, outcome, current, name, sweep)
             seconds["ground"] += clock() - started
     outcome.work = work
     outcome.seconds = seconds
@@ -573,12 +576,17 @@ def _ground(
     outcome: GridOutcome,
     current: Mapping[tuple[str, str], Doc],
     name: str = "implementation",
+    sweep: bool = False,
 ) -> None:
+    """Every setting's grounding verdicts on ``claims``, and the gold ones once. With
+    ``sweep``, each distinct (claim, hits) is grounded under every threshold in one
+    ``ground_sweep`` call, checked against ``ground`` on the first ones."""
     ground = cast(GroundingSystem, system).ground  # declared by capabilities.grounding
     # Settings that return the same top hits get the same verdicts: ask once per distinct
     # (claim, hits) on this index, under every threshold.
     memo: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
     thresholds = grid.min_overlaps
+    swept = cast(GroundingSweep, system).ground_sweep if sweep else None
     for setting in settings:
         per_threshold = outcome.verdicts.setdefault(setting.id, {})
         columns = [per_threshold.setdefault(threshold, {}) for threshold in thresholds]
@@ -587,6 +595,17 @@ def _ground(
             hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
             key = (claim.claim_id, tuple(map(_CHUNK_ID, hits)))
             known = memo.get(key)
+            if known is None and swept is not None:
+                known = _swept(swept, claim.text, hits, thresholds, name)
+                if len(memo) < STAGED_CHECKS and known != [
+                    _supported(ground, claim.text, hits, threshold, name)
+                    for threshold in thresholds
+                ]:
+                    raise RagwardError(
+                        f"{name}: ground_sweep disagrees with ground for claim "
+                        f"{claim.claim_id}; run with --no-reuse"
+                    )
+                memo[key] = known
             if known is None:
                 known = memo[key] = [
                     _supported(ground, claim.text, hits, threshold, name)
@@ -596,11 +615,17 @@ def _ground(
                 verdicts[claim.claim_id] = supported
     if outcome.gold:
         return
-    for threshold in grid.min_overlaps:
-        verdicts = outcome.gold.setdefault(threshold, {})
-        for claim in claims:
-            context = gold_context(claim, current)
-            verdicts[claim.claim_id] = _supported(ground, claim.text, context, threshold, name)
+    columns = [outcome.gold.setdefault(threshold, {}) for threshold in thresholds]
+    for claim in claims:
+        context = gold_context(claim, current)  # once: the same hits under every threshold
+        if swept is not None:
+            known = _swept(swept, claim.text, context, thresholds, name)
+        else:
+            known = [
+                _supported(ground, claim.text, context, threshold, name) for threshold in thresholds
+            ]
+        for verdicts, supported in zip(columns, known, strict=True):
+            verdicts[claim.claim_id] = supported
 
 
 def _supported(
@@ -621,6 +646,34 @@ def _supported(
         call = _ground_call(name, claim, threshold)
         raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
     return supported
+
+
+def _swept(
+    sweep: Callable[..., Any],
+    claim: str,
+    hits: tuple[Hit, ...],
+    thresholds: tuple[float, ...],
+    name: str,
+) -> list[bool]:
+    """Whether the implementation's ``ground_sweep`` supports ``claim`` from ``hits`` under
+    each of ``thresholds``; a crash or an answer of the wrong shape, said as one line."""
+    count = f"{len(thresholds)} threshold" + ("" if len(thresholds) == 1 else "s")
+    call = f"{name}.ground_sweep(({claim!r},), ..., {count})"
+    try:
+        answers = sweep((claim,), hits, thresholds)
+    except Exception as error:
+        raise AdapterError(f"{call} raised {type(error).__name__}: {error}") from None
+    if not isinstance(answers, tuple | list) or len(answers) != len(thresholds):
+        raise AdapterError(f"{call} returned {a_type(answers)}, not one answer per threshold")
+    verdicts = []
+    for answer in answers:
+        if not isinstance(answer, tuple | list) or len(answer) != 1:
+            raise AdapterError(f"{call} returned {a_type(answer)}, not one Support per claim")
+        supported = getattr(answer[0], "supported", None)
+        if not isinstance(supported, bool):
+            raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
+        verdicts.append(supported)
+    return verdicts
 
 
 def _ground_call(name: str, claim: str, threshold: float) -> str:

@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from ragward.conformance.records import Asker, Hit, Policy, Result
+from ragward.conformance.records import Asker, Hit, Policy, Result, Support
 
 __all__ = [
     "BatchStagedSystem",
+    "GroundingSweep",
     "HitKey",
     "Listing",
     "ListingSystem",
@@ -30,6 +31,7 @@ __all__ = [
     "is_batched",
     "is_listing",
     "is_staged",
+    "is_sweeping",
 ]
 
 #: A hit as the grid reads it: ``(chunk_id, doc_id, version)``.
@@ -86,6 +88,23 @@ class ListingSystem(StagedSystem, Protocol):
         ``keys`` holds each of its hits' ``(chunk_id, doc_id, version)``, ``top`` its
         first ``top`` hits whole (all of them, if it has fewer)."""
         ...
+
+
+@runtime_checkable
+class GroundingSweep(Protocol):
+    """A grounding system that grounds claims under many thresholds in one call (the grid
+    sweeps ``grounding.min_overlap`` over the same hits)."""
+
+    def ground_sweep(
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+    ) -> Sequence[Sequence[Support]]:
+        """``[ground(claims, retrieved, t) for t in thresholds]``."""
+        ...
+
+
+def is_sweeping(system: object) -> bool:
+    """Whether ``system`` offers ``ground_sweep`` (looked up on its class)."""
+    return callable(getattr(type(system), "ground_sweep", None))
 
 
 def is_staged(system: object) -> bool:

@@ -7,10 +7,11 @@ reference, breaking one call.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ragward.adapters import ReferenceSystem, reference_factory
-from ragward.conformance.records import Asker, Doc, Policy
+from ragward.conformance.records import Asker, Doc, Hit, Policy
 from ragward.evals.staged import Listing
 
 
@@ -108,3 +109,32 @@ class _StagesShort(ReferenceSystem):
 
 def stages_short(**keywords: Any) -> Any:
     return _StagesShort(reference_factory(**keywords).retriever)
+
+
+class _SweepInverted(ReferenceSystem):
+    """Sweeps thresholds, every verdict turned over."""
+
+    def ground_sweep(
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+    ) -> Any:
+        return [
+            tuple(replace(s, supported=not s.supported) for s in answer)
+            for answer in super().ground_sweep(claims, retrieved, thresholds)
+        ]
+
+
+def sweep_inverted(**keywords: Any) -> Any:
+    return _SweepInverted(reference_factory(**keywords).retriever)
+
+
+class _SweepShort(ReferenceSystem):
+    """Sweeps thresholds, one answer short."""
+
+    def ground_sweep(
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+    ) -> Any:
+        return super().ground_sweep(claims, retrieved, thresholds)[:-1]
+
+
+def sweep_short(**keywords: Any) -> Any:
+    return _SweepShort(reference_factory(**keywords).retriever)

@@ -70,6 +70,12 @@ def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> t
             id="first-stages-one-short",
         ),
         pytest.param(
+            "sweep_short",
+            f"{MODULE}:sweep_short.ground_sweep(('Alpha beta.',), ..., 1 threshold) "
+            "returned a list, not one answer per threshold",
+            id="ground-sweep-one-short",
+        ),
+        pytest.param(
             "ingest_raises",
             f"{MODULE}:ingest_raises failed to ingest default/d1 v1: engine went away",
             id="ingest-raises",
@@ -94,6 +100,17 @@ def test_eval_stops_at_listings_that_disagree_with_retrieve(
         "retrieve for 'alpha?' under "
     )
     assert line.endswith("; run with --no-reuse")
+
+
+def test_eval_stops_at_a_sweep_that_disagrees_with_ground(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, line = _eval(tmp_path, "sweep_inverted", capsys)
+    assert code == 2
+    assert line == (
+        f"ragward eval: error: {MODULE}:sweep_inverted: ground_sweep disagrees with ground "
+        "for claim c1; run with --no-reuse"
+    )
 
 
 @pytest.mark.parametrize("factory", ["raising", "not_a_system", "wrong_capabilities"])

@@ -150,6 +150,8 @@ def test_grounding_found_once_reads_as_grounding_checked_per_threshold(
             for c in report.checks
         )
         assert system.ground(said, hits, threshold) == expected
+    swept = [system.ground(said, hits, threshold) for threshold in cuts]
+    assert system.ground_sweep(said, hits, cuts) == swept
 
 
 def test_grounding_still_refuses_a_threshold_outside_zero_to_one() -> None:
