@@ -98,13 +98,10 @@ class StageTable:
         return places, np.fromiter(map(_SCORE, ranking), np.float64, len(ranking))
 
     def _doc_order(self, ranking: Positions) -> tuple[Positions, Positions]:
-        docs = self.doc_list
-        first: dict[int, int] = {}
-        for place, doc in enumerate(map(docs.__getitem__, ranking.tolist())):
-            first.setdefault(doc, place)
-        return np.fromiter(first, np.intp, len(first)), np.fromiter(
-            first.values(), np.intp, len(first)
-        )
+        """The documents of ``ranking`` by first occurrence, and where each first occurs."""
+        docs, first = np.unique(self.docs[ranking], return_index=True)
+        order = np.argsort(first)
+        return docs[order], first[order]
 
     def finish(self, policy: RetrievalPolicy, reranker: Reranker, score: Scorer) -> Finished:
         """``finish(first.narrowed(cut(first.lexical, L), cut(first.dense, L)), policy)``
