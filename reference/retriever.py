@@ -734,7 +734,7 @@ class AuthorizedRetriever:
         best, values = top.rows, top.scores
         places = break_ties(best, values, chunks, limit)
         ranking = scored_all(map(chunks.__getitem__, best[:places]), values[:places])
-        return top.scored, top.counts, ranking, best[:places]
+        return top.scored, top.counts, ranking, best if places == len(best) else best[:places]
 
     @staticmethod
     def _top(
