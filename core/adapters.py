@@ -394,8 +394,10 @@ class ReferenceSystem:
                 hit = made[place]
                 if hit is None:
                     hit = made[place] = hit_of(Scored(table.chunks[place], value))
+                    self._ground_with(hit, Scored(table.chunks[place], value))
                 elif hit.score != value or value == 0.0:  # (a zero may carry a sign)
                     hit = _rescored(hit, value)
+                    self._ground_with(hit, Scored(table.chunks[place], value))
                 heads.append(hit)
             listings.append(Listing(tuple(map(keys.__getitem__, places)), tuple(heads)))
         return tuple(listings)
@@ -508,10 +510,16 @@ class ReferenceSystem:
     def _scored_for_grounding(self, hit: Hit) -> Scored:
         known = self._grounded.get(id(hit))
         if known is None:
-            if len(self._grounded) >= _GROUNDED_KEPT:
-                self._grounded.clear()
-            known = self._grounded[id(hit)] = (hit, scored_of(hit))
+            return self._ground_with(hit, scored_of(hit))
         return known[1]
+
+    def _ground_with(self, hit: Hit, scored: Scored) -> Scored:
+        """Remember ``scored`` as what ``hit`` is grounded as: the reference's own chunk,
+        for a hit this adapter made from it (no chunk rebuilt from the hit's fields)."""
+        if len(self._grounded) >= _GROUNDED_KEPT:
+            self._grounded.clear()
+        self._grounded[id(hit)] = (hit, scored)
+        return scored
 
     def fuse(
         self, rankings: tuple[tuple[str, ...], ...], k: float

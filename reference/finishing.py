@@ -230,7 +230,8 @@ class StageTable:
                     f"{len(chunks)} chunks"
                 )
             floats = list(map(float, values))
-            memo.update(zip(map(_CHUNK_ID, chunks), scored_all(chunks, floats), strict=True))
+            if not reads_index_terms(reranker):  # kept for ``finish``: a model is not asked twice
+                memo.update(zip(map(_CHUNK_ID, chunks), scored_all(chunks, floats), strict=True))
             verdicts[missing] = floats
             scored[missing] = True
         known.complete = bool(scored.all())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -83,8 +85,6 @@ def test_index_settings_reach_the_reference() -> None:
 
 @given(st.floats(allow_nan=False), st.floats(allow_nan=False))
 def test_a_rescored_hit_is_the_hit_with_the_new_score(first: float, second: float) -> None:
-    from dataclasses import replace
-
     from ragward.adapters import _rescored
     from ragward.conformance.records import Hit
 
@@ -123,6 +123,12 @@ def test_finish_listings_are_finish_as_the_grid_reads_it(
         hits = system.finish(plain, policy).hits
         assert listing.keys == tuple((h.chunk_id, h.doc_id, h.version) for h in hits)
         assert listing.top == hits[:top]
+        # grounded from the reference's own chunks, as from hits rebuilt into chunks
+        said = (query or "ledger",)
+        for threshold in (0.3, 1.0):
+            assert system.ground(said, listing.top, threshold) == system.ground(
+                said, tuple(replace(h) for h in hits[:top]), threshold
+            )
         assert is_listing(system)
 
 
