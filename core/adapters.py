@@ -159,22 +159,6 @@ class HitMemo:
     def __init__(self) -> None:
         self.by_scored: dict[int, tuple[Scored, Hit]] = {}
         self.by_chunk: dict[int, tuple[Chunk, Hit]] = {}
-        self.keys_by_chunk: dict[int, tuple[Chunk, HitKey]] = {}
-
-    def keys(self, chunks: Sequence[Scored]) -> tuple[HitKey, ...]:
-        """Each chunk's ``(chunk_id, doc_id, version)``: one tuple per chunk of the stage,
-        looked up in C once all are known."""
-        known = self.keys_by_chunk
-        held = list(map(_CHUNK, chunks))
-        ids = list(map(id, held))
-        try:
-            return tuple(map(_SECOND, map(known.__getitem__, ids)))
-        except KeyError:  # some not seen yet
-            pass
-        for key, chunk in zip(ids, held, strict=True):
-            if key not in known:
-                known[key] = (chunk, (chunk.chunk_id, chunk.doc_id, chunk.doc_version))
-        return tuple(map(_SECOND, map(known.__getitem__, ids)))
 
     def hits(self, chunks: Sequence[Scored]) -> tuple[Hit, ...]:
         by_scored, by_chunk = self.by_scored, self.by_chunk
@@ -198,7 +182,6 @@ class HitMemo:
 
 
 _SECOND = itemgetter(1)
-_CHUNK = attrgetter("chunk")
 _CHUNK_ID = attrgetter("chunk_id")
 _DOC_ID = attrgetter("doc_id")
 _VERSION = attrgetter("doc_version")

@@ -146,12 +146,15 @@ class VectorIndex:
         slack = self._slack(single, query_norm)
         if slack is None:
             return DenseScan(self, single, query_norm, self.cosine(query), 0.0)
-        scores: Floats = np.zeros(self.size)
         if query_norm == 0.0 or self.size == 0:
-            return DenseScan(self, single, query_norm, scores, 0.0)
-        dots = self.matrix() @ single
+            return DenseScan(self, single, query_norm, np.zeros(self.size), 0.0)
+        return self._scanned(single, query_norm, slack, self.matrix() @ single)
+
+    def _scanned(self, query: Vectors, query_norm: float, slack: float, dots: Vectors) -> DenseScan:
+        """The scan of ``query`` from its BLAS dot products with every row."""
+        scores: Floats = np.zeros(self.size)
         np.divide(dots, self._norm_data[: self.size] * query_norm, out=scores)
-        scan = DenseScan(self, single, query_norm, scores, slack)
+        scan = DenseScan(self, query, query_norm, scores, slack)
         if slack > 0.0:
             # The sign of every score decides whether its row counts as matched.
             scan.settle(np.flatnonzero(np.abs(scores) <= slack))
@@ -181,18 +184,12 @@ class VectorIndex:
             else:
                 batched.append((number, single, query_norm, slack))
         block = self.queries_per_scan()
-        norms = self._norm_data[: self.size]
         for start in range(0, len(batched), block):
             part = batched[start : start + block]
             stacked = np.stack([single for _, single, _, _ in part])
             products = stacked @ self.matrix().T  # a row of products per query
             for (number, single, query_norm, slack), dots in zip(part, products, strict=True):
-                scores: Floats = np.zeros(self.size)
-                np.divide(dots, norms * query_norm, out=scores)
-                scan = DenseScan(self, single, query_norm, scores, slack)
-                if slack > 0.0:
-                    scan.settle(np.flatnonzero(np.abs(scores) <= slack))
-                scans[number] = scan
+                scans[number] = self._scanned(single, query_norm, slack, dots)
         return scans
 
     def exact(self, rows: npt.NDArray[np.intp], query: Vectors, query_norm: float) -> Floats:

@@ -33,6 +33,14 @@ policies = st.builds(
 )
 
 
+def _ingested(corpus: list[tuple[str, str, int]]) -> ReferenceSystem:
+    """A small-chunked reference holding ``corpus`` (text, classification, tick) in tenant t."""
+    system = reference_factory(max_tokens=8, overlap_tokens=2)
+    for number, (text, classification, tick) in enumerate(corpus):
+        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    return system
+
+
 @given(
     docs,
     texts,
@@ -47,9 +55,7 @@ def test_finish_of_a_wide_first_stage_equals_retrieve(
     stale: int | None,
     unit: str,
 ) -> None:
-    system = reference_factory(max_tokens=8, overlap_tokens=2)
-    for number, (text, classification, tick) in enumerate(corpus):
-        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    system = _ingested(corpus)
     asker = Asker("u", "t", "internal")
     wide = Policy(candidate_limit=8, result_limit=8, max_stale_ticks=stale, limit_unit=unit)
     stage = system.first_stage(query, asker, 9, wide)
@@ -110,9 +116,7 @@ def test_finish_listings_are_finish_as_the_grid_reads_it(
     unit: str,
     top: int,
 ) -> None:
-    system = reference_factory(max_tokens=8, overlap_tokens=2)
-    for number, (text, classification, tick) in enumerate(corpus):
-        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    system = _ingested(corpus)
     asker = Asker("u", "t", "internal")
     wide = Policy(candidate_limit=8, result_limit=8, limit_unit=unit)
     settings = [Policy(**{**p.__dict__, "limit_unit": unit}) for p in narrow]
@@ -142,9 +146,7 @@ thresholds = st.lists(
 def test_grounding_found_once_reads_as_grounding_checked_per_threshold(
     corpus: list[tuple[str, str, int]], query: str, said: tuple[str, ...], cuts: list[float]
 ) -> None:
-    system = reference_factory(max_tokens=8, overlap_tokens=2)
-    for number, (text, classification, tick) in enumerate(corpus):
-        system.ingest(Doc("t", f"d{number}", text, "", classification, None, 1, tick))
+    system = _ingested(corpus)
     hits = system.retrieve(query, Asker("u", "t", "internal"), 9, Policy(result_limit=4)).hits
     checker = system.retriever.grounding
     for threshold in cuts:  # the same hits under every threshold, as a grid asks

@@ -32,14 +32,11 @@ def _key(result: RetrievalResult) -> tuple[object, ...]:
     )
 
 
-@given(scenarios(), st.data(), st.sampled_from(("none", "raise", "nan")))
-def test_a_batch_answers_as_one_by_one(scenario: Scenario, data: st.DataObject, fault: str) -> None:
-    retriever = AuthorizedRetriever(chunking=scenario.chunking, embedder=FaultyEmbedder(fault))
-    for document in scenario.corpus:
-        retriever.ingest(document)  # no document here holds the word that poisons
-    asked = [scenario.query, *data.draw(st.lists(queries(scenario.corpus), max_size=5))]
-    if fault != "none":
-        asked.insert(data.draw(st.integers(0, len(asked))), "poison " + scenario.query)
+def _assert_batch_answers_as_one_by_one(
+    retriever: AuthorizedRetriever, scenario: Scenario, asked: list[str]
+) -> None:
+    """``retrieve_many(asked)`` is ``retrieve`` of each, under the scenario's policy in both
+    limit units."""
     for policy in (scenario.policy, replace(scenario.policy, limit_unit="documents")):
         one_by_one = [
             retriever.retrieve(q, scenario.principal, now_tick=scenario.now_tick, policy=policy)
@@ -49,6 +46,17 @@ def test_a_batch_answers_as_one_by_one(scenario: Scenario, data: st.DataObject, 
             asked, scenario.principal, now_tick=scenario.now_tick, policy=policy
         )
         assert [_key(r) for r in batch] == [_key(r) for r in one_by_one]
+
+
+@given(scenarios(), st.data(), st.sampled_from(("none", "raise", "nan")))
+def test_a_batch_answers_as_one_by_one(scenario: Scenario, data: st.DataObject, fault: str) -> None:
+    retriever = AuthorizedRetriever(chunking=scenario.chunking, embedder=FaultyEmbedder(fault))
+    for document in scenario.corpus:
+        retriever.ingest(document)  # no document here holds the word that poisons
+    asked = [scenario.query, *data.draw(st.lists(queries(scenario.corpus), max_size=5))]
+    if fault != "none":
+        asked.insert(data.draw(st.integers(0, len(asked))), "poison " + scenario.query)
+    _assert_batch_answers_as_one_by_one(retriever, scenario, asked)
 
 
 def test_a_batch_checks_every_question_before_answering() -> None:
@@ -99,12 +107,4 @@ def test_a_batch_of_float_vectors_answers_as_one_by_one(
         retriever.ingest(document)
     asked = [scenario.query, *data.draw(st.lists(queries(scenario.corpus), max_size=5))]
     asked.append(scenario.query)  # the same question twice in one product
-    for policy in (scenario.policy, replace(scenario.policy, limit_unit="documents")):
-        one_by_one = [
-            retriever.retrieve(q, scenario.principal, now_tick=scenario.now_tick, policy=policy)
-            for q in asked
-        ]
-        batch = retriever.retrieve_many(
-            asked, scenario.principal, now_tick=scenario.now_tick, policy=policy
-        )
-        assert [_key(r) for r in batch] == [_key(r) for r in one_by_one]
+    _assert_batch_answers_as_one_by_one(retriever, scenario, asked)
