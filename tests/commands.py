@@ -7,7 +7,6 @@ table, so a new command (or a new output option) is one row here, not a row in f
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ import pytest
 
 from ragward.cli import main
 from tests.evals.dataset_files import write_dataset, write_lines
+from tests.evals.gate_inputs import results, write_results
 
 #: One index, two settings: an eval of the small dataset takes a few hundredths of a second.
 TINY_GRID = """
@@ -53,17 +53,9 @@ def write_inputs(root: Path) -> Inputs:
     grid = root / "grid.toml"
     grid.write_text(TINY_GRID, encoding="utf-8")
     per_query = {"ndcg_cut_10": {f"q{i}": 0.5 for i in range(20)}}
-    results = {
-        "format": "ragward-eval/1",
-        "settings": [
-            {"id": "s1", "means": {"ndcg_cut_10": 0.5}, "per_query": per_query, "per_claim": {}}
-        ],
-    }
-    reports = []
-    for name in ("baseline", "current"):
-        (root / name).mkdir()
-        (root / name / "results.json").write_text(json.dumps(results), encoding="utf-8")
-        reports.append(root / name)
+    reports = [
+        write_results(root / name, results({"s1": per_query})) for name in ("baseline", "current")
+    ]
     qrels = write_lines(root / "qrels.txt", ["q1 0 d1 1", "q2 0 d2 1"])
     run = write_lines(root / "run.txt", ["q1 Q0 d1 1 2.0 t", "q2 Q0 d3 1 1.0 t"])
     return Inputs(root, data, grid, reports[0], reports[1], qrels, run)
