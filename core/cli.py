@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     from ragward.conform import add_conform_parser
     from ragward.engines.command import add_engines_parser
     from ragward.evals.eval_command import add_eval_parser
-    from ragward.evals.gate import add_gate_parser
+    from ragward.evals.gate_command import add_gate_parser
     from ragward.evals.metrics_cli import add_metrics_parser
     from ragward.evals.tune import add_tune_parser
 

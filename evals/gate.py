@@ -1,32 +1,43 @@
-"""``ragward gate``: fail CI on a significant quality regression or on any leak.
+"""The gate's decision: a current eval run against a baseline, comparison by comparison.
 
-    ragward gate --baseline reports/baseline --current reports/tidewater
+A *comparison* is one measure of one setting over its per-query (or, for grounding,
+per-claim) values. The gated comparisons — every setting and measure of the baseline
+unless ``settings``/``measures`` narrow them — are judged together by a Westfall-Young
+max-T step-down test over one shared set of per-query sign flips
+(:mod:`ragward.evals.westfall_young`), which controls the family-wise error rate at
+``alpha`` whatever the size of the grid; the rest are reported as exploratory and never
+fail. A gated measure *regresses* when its adjusted p-value is below ``alpha`` and it
+dropped by more than its tolerance.
 
-Each setting present in both runs is compared per measure over the per-query (and, for
-grounding, per-claim) values with a paired randomization test (fixed seed, so the verdict
-is reproducible), and the p-values of all comparisons are adjusted together with Holm's
-method, so a long grid does not raise false alarms. A measure regresses when it drops by
-more than the tolerance *and* the adjusted p-value is below ``alpha``. Leakage is not a
-statistic: one leaked answer in the current run fails the gate, as does any failed
-invariant of a conformance report given with ``--conformance``.
-
-Exit status: 0 pass, 1 regression or leak, 2 unusable input (one line).
+Whatever the statistics say, the gate also fails on what is missing (a gated setting,
+measure or question of the baseline that the current run lacks is a regression unless
+allowed) and on any leaked answer. Before testing, it refuses (:class:`GateCannotFail`)
+a family in which some comparison could never reach ``alpha``: a gate that cannot fail
+must not say PASS.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from ragward.errors import InputError
-from ragward.evals.jsonl import read_text
-from ragward.evals.measures import measure_name
+import numpy as np
 
-__all__ = ["Finding", "GateResult", "add_gate_parser", "compare", "load_results", "run_gate"]
+from ragward.errors import InputError
+from ragward.evals.conformance_input import Conformance
+from ragward.evals.run_identity import Identity
+from ragward.evals.westfall_young import floor_p, max_t_step_down
+
+__all__ = ["Finding", "GateCannotFail", "GateResult", "comparable_measures", "compare"]
+
+_Run = Mapping[str, Any]  # a checked results file (JSON)
+_Entry = Mapping[str, Any]  # one of its settings
+
+
+class GateCannotFail(InputError):
+    """Some gated comparison can never reach ``alpha``: the gate refuses to judge (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -35,57 +46,70 @@ class Finding:
 
     setting: str
     measure: str
-    n: int
+    n: int  # paired values (queries, or claims for grounding)
     baseline: float
     current: float
-    p_value: float
-    adjusted_p: float
+    p_value: float  # the comparison's own randomization p-value
+    adjusted_p: float  # Westfall-Young adjusted over its family (gated, or all for exploratory)
     status: str  # "regression", "improvement" or "unchanged"
 
 
 @dataclass(frozen=True)
 class GateResult:
-    findings: tuple[Finding, ...]
-    leaks: tuple[str, ...]  # settings of the current run that leaked
-    failed_invariants: tuple[str, ...]
-    unmatched: tuple[str, ...]  # settings of the baseline missing from the current run
-    invariants_checked: int = 0  # verdicts read from a conformance report, if one was given
+    """Everything the gate found; :attr:`passed` is the verdict."""
+
+    findings: tuple[Finding, ...]  # the gated comparisons
+    exploratory: tuple[Finding, ...] = ()  # compared, reported, never failing
+    leaks: tuple[str, ...] = ()  # settings of the current run that leaked
+    missing: tuple[str, ...] = ()  # gated settings, measures or questions the current run lacks
+    missing_allowed: bool = False
+    trials: int = 0  # sign patterns of the gated test
+    exact: bool = False
+    floor: float = 0.0  # the smallest adjusted p-value the gated test can reach
+    conformance: Conformance | None = None
+    partial_allowed: bool = False
+    identity: Identity | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def regressions(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.status == "regression")
+
+    @property
+    def conformance_failed(self) -> bool:
+        report = self.conformance
+        if report is None:
+            return False
+        partial = bool(report.not_run) or report.selected
+        return bool(report.failed) or (partial and not self.partial_allowed)
 
     @property
     def passed(self) -> bool:
-        regressions = any(f.status == "regression" for f in self.findings)
-        return not (regressions or self.leaks or self.failed_invariants)
+        missing = bool(self.missing) and not self.missing_allowed
+        return not (self.regressions or self.leaks or missing or self.conformance_failed)
 
 
-def load_results(path: Path, role: str) -> dict[str, Any]:
-    """A ``results.json`` (or the report directory holding one), checked for shape."""
-    file = path / "results.json" if path.is_dir() else path
-    data = _read_json(file, f"{role} results")
-    if not isinstance(data, dict) or data.get("format") != "ragward-eval/1":
-        raise InputError.at(file, None, "format", "not a ragward eval results file")
-    for number, entry in enumerate(data.get("settings", [])):
-        if not isinstance(entry, dict) or not isinstance(entry.get("per_query"), dict):
-            raise InputError.at(file, None, f"settings[{number}].per_query", "missing")
-    return data
+@dataclass(frozen=True)
+class _Comparison:
+    setting: str
+    measure: str
+    units: tuple[tuple[str, str], ...]  # ("query", id) or ("claim", id), in a fixed order
+    baseline: tuple[float, ...]
+    current: tuple[float, ...]
 
 
-def _read_json(file: Path, what: str) -> Any:
-    """The JSON in ``file``, read as every ragward file is read (gzip, a byte-order mark,
-    strict UTF-8: :func:`~ragward.evals.jsonl.read_text`); any problem is one line."""
-    if not file.exists() and not file.parent.is_file():
-        raise InputError.at(file, None, None, f"{what} not found")
-    if file.is_dir():
-        raise InputError.at(file, None, None, f"is a directory, not the {what}")
-    text = read_text(file)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError.at(file, error.lineno, None, f"not valid JSON: {error.msg}") from None
+def comparable_measures(run: _Run) -> list[str]:
+    """Every measure the gate can compare in ``run``, in the order the run lists them."""
+    names: dict[str, None] = {}
+    for entry in _settings(run):
+        names.update(dict.fromkeys(m for m in entry["per_query"] if not _is_leakage(m)))
+        names.update(dict.fromkeys(_grounding(t) for t in entry.get("per_claim", {})))
+    return list(names)
 
 
 def compare(
-    baseline: Mapping[str, Any],
-    current: Mapping[str, Any],
+    baseline: _Run,
+    current: _Run,
     *,
     alpha: float = 0.05,
     tolerance: Mapping[str, float] | float = 0.0,
@@ -93,262 +117,251 @@ def compare(
     trials: int = 10_000,
     seed: int = 0,
     settings: Sequence[str] = (),
+    measures: Sequence[str] = (),
+    allow_missing: bool = False,
 ) -> GateResult:
-    """Compare ``current`` with ``baseline``, setting by setting, measure by measure."""
-    from ragward.evals.significance import judge, paired_randomization
+    """Judge ``current`` against ``baseline`` (both checked results files, as
+    :func:`~ragward.evals.run_results.load_results` returns them).
 
-    before = {s["id"]: s for s in baseline["settings"]}
-    after = {s["id"]: s for s in current["settings"]}
-    wanted = [s for s in before if s in after and (not settings or s in settings)]
-    if settings and (missing := [s for s in settings if s not in wanted]):
-        raise InputError(f"setting {missing[0]!r} is not in both runs")
-    if not wanted:
-        raise InputError("the baseline and the current run have no setting in common")
-    keys: list[tuple[str, str]] = []
-    comparisons = {}
-    allowed: dict[str, float] = {}
-    for setting in wanted:
-        for measure, old, new in _paired_values(before[setting], after[setting], setting):
-            key = f"{setting} {measure}"
-            keys.append((setting, measure))
-            comparisons[key] = paired_randomization(old, new, trials=trials, seed=seed)
-            allowed[key] = (
-                tolerance
-                if isinstance(tolerance, float | int)
-                else tolerance.get(measure, default_tolerance)
-            )
-    verdicts = judge(comparisons, alpha=alpha, tolerance=allowed)
-    findings = tuple(
-        Finding(
-            setting,
-            measure,
-            verdict.comparison.n,
-            verdict.comparison.baseline_mean,
-            verdict.comparison.current_mean,
-            verdict.comparison.p_value,
-            verdict.adjusted_p,
-            verdict.status,
-        )
-        for (setting, measure), verdict in zip(keys, verdicts, strict=True)
-    )
-    leaks = tuple(
-        s["id"]
-        for s in current["settings"]
-        if any(v > 0 for k, v in s["means"].items() if k.startswith("leakage"))
-    )
-    unmatched = tuple(s for s in before if s not in after)
-    return GateResult(findings, leaks, (), unmatched)
-
-
-def _paired_values(
-    old: Mapping[str, Any], new: Mapping[str, Any], setting: str
-) -> list[tuple[str, list[float], list[float]]]:
-    out = []
-    for measure, values in old["per_query"].items():
-        if measure.startswith("leakage") or measure not in new["per_query"]:
+    ``settings`` holds ``"all"`` (the default), ``"best"`` (the baseline's best setting on
+    the first gated measure) and setting ids; ``measures`` names the gated measures
+    (default: all). ``tolerance`` is one drop allowed for every measure, or one per measure
+    name (the others get ``default_tolerance``).
+    """
+    if not 0.0 < alpha < 1.0:
+        raise InputError(f"alpha must lie in (0, 1), got {alpha!r}")
+    before = {entry["id"]: entry for entry in _settings(baseline)}
+    after = {entry["id"]: entry for entry in _settings(current)}
+    gated_measures = _gated_measures(baseline, measures)
+    gated_settings = _gated_settings(before, settings, gated_measures[0])
+    comparisons: list[tuple[_Comparison, bool]] = []
+    missing: list[str] = []
+    missing += [f"setting {s}" for s in gated_settings if s not in after]
+    for setting, old in before.items():
+        if setting not in after:
             continue
-        out.append((measure, *_align(values, new["per_query"][measure], setting, measure)))
-    for threshold, values in old.get("per_claim", {}).items():
-        if threshold in new.get("per_claim", {}):
-            name = f"grounding_accuracy@{threshold}"
-            out.append((name, *_align(values, new["per_claim"][threshold], setting, name)))
-    return out
-
-
-def _align(
-    old: Mapping[str, float], new: Mapping[str, float], setting: str, measure: str
-) -> tuple[list[float], list[float]]:
-    if set(old) != set(new):
-        raise InputError(
-            f"{setting} {measure}: the runs were made on different queries "
-            f"({len(set(old) ^ set(new))} differ); compare runs of the same split"
+        gated_setting = setting in gated_settings
+        for measure, old_values, new_values in _pairs(old, after[setting]):
+            gated = gated_setting and measure in gated_measures
+            if new_values is None:
+                if gated:
+                    missing.append(f"setting {setting}: measure {measure}")
+                continue
+            comparison, dropped = _paired(setting, measure, old_values, new_values)
+            if dropped and gated:
+                missing.append(dropped)
+            if comparison.units:
+                comparisons.append((comparison, gated))
+    gated_family = [c for c, gated in comparisons if gated]
+    if not gated_family and not missing:
+        raise InputError("the baseline and the current run have no gated comparison in common")
+    floor = _check_power(gated_family, alpha, trials)
+    allowed = {
+        c.measure: (
+            float(tolerance)
+            if isinstance(tolerance, int | float)
+            else float(tolerance.get(c.measure, default_tolerance))
         )
-    keys = sorted(old)
-    return [float(old[k]) for k in keys], [float(new[k]) for k in keys]
-
-
-def failed_invariants(path: Path) -> tuple[tuple[str, ...], int]:
-    """The invariants a ``ragward conform --json`` report says failed, and how many
-    verdicts it holds."""
-    data = _read_json(path, "conformance report")
-    if not isinstance(data, dict) or not isinstance(data.get("invariants"), list):
-        raise InputError.at(path, None, "invariants", "not a ragward conform --json report")
-    failed = tuple(
-        str(entry.get("id"))
-        for entry in data["invariants"]
-        if isinstance(entry, dict) and entry.get("verdict") == "fail"
+        for c, _ in comparisons
+    }
+    findings, exact, patterns = _judge(gated_family, alpha, allowed, trials, seed)
+    exploratory: tuple[Finding, ...] = ()
+    if len(gated_family) < len(comparisons):
+        everything, _, _ = _judge([c for c, _ in comparisons], alpha, allowed, trials, seed)
+        exploratory = tuple(
+            f for f, (_, gated) in zip(everything, comparisons, strict=True) if not gated
+        )
+    return GateResult(
+        findings=findings,
+        exploratory=exploratory,
+        leaks=_leaks(current),
+        missing=tuple(missing),
+        missing_allowed=allow_missing,
+        trials=patterns,
+        exact=exact,
+        floor=floor,
     )
-    return failed, len(data["invariants"])
 
 
-def summary(result: GateResult, *, alpha: float, baseline: str, current: str) -> str:
-    """The verdict as markdown for a CI job page: failures first, then every change."""
-    from tabulate import tabulate
-
-    regressions = [f for f in result.findings if f.status == "regression"]
-    verdict = "PASS" if result.passed else "FAIL"
-    lines = [
-        f"# Quality gate: {verdict}",
-        "",
-        f"Baseline `{baseline}`, current `{current}`; {len(result.findings)} comparisons "
-        f"(paired randomization test, Holm-adjusted, alpha {alpha:g}).",
-        "",
-    ]
-    if result.leaks:
-        lines += [f"- **Leak**: `{s}` answered outside the asker's view" for s in result.leaks]
-    if result.failed_invariants:
-        lines += [f"- **Invariant failed**: `{i}`" for i in result.failed_invariants]
-    elif result.invariants_checked:
-        lines.append(f"- Conformance: none of {result.invariants_checked} verdicts failed")
-    if result.unmatched:
-        lines.append(f"- {len(result.unmatched)} baseline settings are not in the current run")
-    changed = [f for f in result.findings if f.status != "unchanged"]
-    lines += [
-        "",
-        f"{len(regressions)} significant regressions, "
-        f"{sum(f.status == 'improvement' for f in changed)} significant improvements.",
-        "",
-    ]
-    shown = changed or sorted(result.findings, key=lambda f: f.adjusted_p)[:5]
-    rows = [
-        [
-            f.status,
-            f.setting,
-            f.measure,
-            f.n,
-            f.baseline,
-            f.current,
-            f.current - f.baseline,
-            f.p_value,
-            f.adjusted_p,
-        ]
-        for f in sorted(shown, key=lambda f: (f.status != "regression", f.adjusted_p, f.setting))
-    ]
-    headers = ["status", "setting", "measure", "n", "baseline", "current", "delta", "p", "p (Holm)"]
-    lines += [tabulate(rows, headers=headers, tablefmt="github", floatfmt=".4f"), ""]
-    return "\n".join(lines)
+def _settings(run: _Run) -> list[_Entry]:
+    return list(run["settings"])
 
 
-def add_gate_parser(commands: Any) -> None:
-    """Add the ``gate`` subcommand."""
-    parser = commands.add_parser(
-        "gate",
-        help="fail on a significant regression against a baseline, or on any leak",
-        description="Compare an eval run with a baseline run (paired randomization test, "
-        "Holm-adjusted); exit 1 on a significant regression, a leak or a failed invariant.",
-    )
-    parser.add_argument(
-        "--baseline",
-        required=True,
-        type=Path,
-        metavar="DIR|FILE",
-        help="the baseline eval report (its directory or its results.json)",
-    )
-    parser.add_argument(
-        "--current",
-        required=True,
-        type=Path,
-        metavar="DIR|FILE",
-        help="the eval report to judge (its directory or its results.json)",
-    )
-    parser.add_argument("--alpha", type=float, default=0.05, help="family-wise (default 0.05)")
-    parser.add_argument(
-        "--tolerance",
-        action="append",
-        default=[],
-        metavar="[MEASURE=]DROP",
-        help="drop allowed before a significant one counts (default 0); repeatable",
-    )
-    parser.add_argument("--trials", type=int, default=10_000, help="randomization trials")
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the randomization test (default 0)"
-    )
-    parser.add_argument(
-        "--setting",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="compare only this setting (default: every setting in both runs); repeatable",
-    )
-    parser.add_argument(
-        "--conformance",
-        type=Path,
-        metavar="FILE.json",
-        help="a ragward conform --json report: any failure fails the gate",
-    )
-    parser.add_argument(
-        "--summary",
-        type=Path,
-        metavar="FILE.md",
-        help="where to write the markdown (default: CURRENT/gate.md)",
-    )
-    parser.set_defaults(run=run_gate)
+def _is_leakage(measure: str) -> bool:
+    return measure.startswith("leakage_")
 
 
-def run_gate(args: argparse.Namespace) -> int:
-    from ragward.outputs import check_file, write_atomic
-
-    if not 0.0 < args.alpha < 1.0:
-        raise InputError(f"--alpha must lie in (0, 1), got {args.alpha}")
-    if args.trials < 1:
-        raise InputError(f"--trials must be >= 1, got {args.trials}")
-    tolerance, default_tolerance = _tolerance(args.tolerance)
-    target = args.summary
-    if target is None:
-        target = (args.current if args.current.is_dir() else args.current.parent) / "gate.md"
-    check_file(target, "--summary")
-    baseline = load_results(args.baseline, "baseline")
-    current = load_results(args.current, "current")
-    if isinstance(tolerance, dict):
-        _check_tolerated(tolerance, baseline)
-    result = compare(
-        baseline,
-        current,
-        alpha=args.alpha,
-        tolerance=tolerance,
-        default_tolerance=default_tolerance,
-        trials=args.trials,
-        seed=args.seed,
-        settings=args.setting,
-    )
-    if args.conformance is not None:
-        failed, checked = failed_invariants(args.conformance)
-        result = GateResult(result.findings, result.leaks, failed, result.unmatched, checked)
-    text = summary(result, alpha=args.alpha, baseline=str(args.baseline), current=str(args.current))
-    write_atomic(target, text)
-    print(text)
-    return 0 if result.passed else 1
+def _grounding(threshold: str) -> str:
+    return f"grounding_accuracy@{threshold}"
 
 
-def _check_tolerated(tolerance: Mapping[str, float], baseline: Mapping[str, Any]) -> None:
-    """Refuse a ``--tolerance`` for a measure the runs do not hold: a typo would otherwise
-    leave the measure it meant at a tolerance of 0, silently."""
-    compared: set[str] = set()
-    for entry in baseline.get("settings", []):
-        compared.update(entry["per_query"])
-        compared.update(f"grounding_accuracy@{t}" for t in entry.get("per_claim", {}))
-    for measure in tolerance:
-        if measure not in compared:
-            known = ", ".join(sorted(m for m in compared if not m.startswith("leakage")))
+def _gated_measures(baseline: _Run, measures: Sequence[str]) -> list[str]:
+    known = comparable_measures(baseline)
+    if not known:
+        raise InputError("the baseline holds no measure the gate can compare")
+    if not measures:
+        return known
+    chosen = [_canonical(name) for name in measures]
+    for name in chosen:
+        if name not in known:
             raise InputError(
-                f"--tolerance {measure}: not a measure of the runs (they have {known})"
+                f"--measures {name}: not a measure of the baseline (it has {', '.join(known)})"
             )
+    return list(dict.fromkeys(chosen))
 
 
-def _tolerance(items: Sequence[str]) -> tuple[dict[str, float] | float, float]:
-    """``--tolerance`` values: per measure (or one for all), and the default for the rest."""
-    default = 0.0
-    per_measure: dict[str, float] = {}
-    for item in items:
-        name, equals, value = item.rpartition("=")
-        try:
-            number = float(value)
-        except ValueError:
-            raise InputError(f"--tolerance {item!r}: expected [MEASURE=]DROP") from None
-        if number < 0:
-            raise InputError(f"--tolerance {item!r}: a drop allowed is >= 0")
-        if equals:
-            per_measure[measure_name(name)] = number
+def _canonical(name: str) -> str:
+    from ragward.evals.measures import measure_name
+
+    return name if name.startswith("grounding_accuracy@") else measure_name(name)
+
+
+def _gated_settings(
+    before: Mapping[str, _Entry], settings: Sequence[str], primary: str
+) -> frozenset[str]:
+    if not settings or "all" in settings:
+        return frozenset(before)
+    chosen: set[str] = set()
+    for wanted in settings:
+        if wanted == "best":
+            chosen.add(_best(before, primary))
+        elif wanted in before:
+            chosen.add(wanted)
         else:
-            default = number
-    return (per_measure or default), default
+            raise InputError(f"--setting {wanted}: not a setting of the baseline")
+    return frozenset(chosen)
+
+
+def _best(before: Mapping[str, _Entry], primary: str) -> str:
+    """The baseline setting with the highest mean of ``primary`` (the first on ties)."""
+    scored = []
+    for setting, entry in before.items():
+        values = _values_of(entry, primary)
+        if values:
+            scored.append((math.fsum(values.values()) / len(values), setting))
+    if not scored:
+        raise InputError(f"--setting best: no baseline setting has {primary}")
+    best = max(score for score, _ in scored)
+    return next(setting for score, setting in scored if score == best)
+
+
+def _values_of(entry: _Entry, measure: str) -> dict[str, float] | None:
+    if measure.startswith("grounding_accuracy@"):
+        table = entry.get("per_claim", {})
+        key = measure.removeprefix("grounding_accuracy@")
+    else:
+        table, key = entry["per_query"], measure
+    values = table.get(key)
+    return values if isinstance(values, dict) else None
+
+
+def _pairs(
+    old: _Entry, new: _Entry
+) -> Iterable[tuple[str, dict[str, float], dict[str, float] | None]]:
+    """``(measure, baseline values, current values or None)`` for every measure of ``old``."""
+    per_query = old["per_query"]
+    per_claim = old.get("per_claim", {})
+    for measure, values in per_query.items():
+        if not _is_leakage(measure):
+            yield measure, values, _values_of(new, measure)
+    for threshold, values in per_claim.items():
+        name = _grounding(threshold)
+        yield name, values, _values_of(new, name)
+
+
+def _paired(
+    setting: str, measure: str, old: Mapping[str, float], new: Mapping[str, float]
+) -> tuple[_Comparison, str | None]:
+    """The comparison over the baseline's questions the current run answered, and a line
+    naming the ones it did not (``None`` when none is missing)."""
+    kind = "claim" if measure.startswith("grounding_accuracy@") else "query"
+    extra = [unit for unit in new if unit not in old]
+    if extra:
+        raise InputError(
+            f"setting {setting}, measure {measure}: the current run has {kind} {extra[0]!r}, "
+            "which the baseline has not: the runs were made on different questions"
+        )
+    kept = sorted(unit for unit in old if unit in new)
+    lost = sorted(unit for unit in old if unit not in new)
+    dropped = None
+    if lost:
+        shown = ", ".join(repr(unit) for unit in lost[:3]) + (", ..." if len(lost) > 3 else "")
+        dropped = (
+            f"setting {setting}, measure {measure}: {len(lost)} {kind} answers dropped ({shown})"
+        )
+    comparison = _Comparison(
+        setting,
+        measure,
+        tuple((kind, unit) for unit in kept),
+        tuple(float(old[unit]) for unit in kept),
+        tuple(float(new[unit]) for unit in kept),
+    )
+    return comparison, dropped
+
+
+def _check_power(family: Sequence[_Comparison], alpha: float, trials: int) -> float:
+    """The smallest adjusted p-value the family can reach; refuse one that cannot fail."""
+    if not family:
+        return 0.0
+    floors = [floor_p(len(c.units), trials) for c in family]
+    worst = max(range(len(family)), key=lambda i: (floors[i], -i))
+    if floors[worst] >= alpha:
+        c = family[worst]
+        n = len(c.units)
+        kind = c.units[0][0] if c.units else "query"
+        if 2.0 ** (1 - n) >= alpha:
+            fix = (
+                f"{n} {kind} values can never give a p-value below {2.0 ** (1 - n):.4g}; "
+                f"gate more {kind} values, raise --alpha, or leave {c.measure} out with --measures"
+            )
+        else:
+            fix = f"--trials {math.floor(1 / alpha)} or more would let it fail"
+        raise GateCannotFail(
+            f"the gate could not fail: setting {c.setting}, measure {c.measure} can reach "
+            f"p {floors[worst]:.4g} at best, not below alpha {alpha:g}; {fix}"
+        )
+    return max(floors)
+
+
+def _judge(
+    family: Sequence[_Comparison],
+    alpha: float,
+    tolerance: Mapping[str, float],
+    trials: int,
+    seed: int,
+) -> tuple[tuple[Finding, ...], bool, int]:
+    """The family's findings, whether its test enumerated every pattern, and how many."""
+    if not family:
+        return (), True, 0
+    units = sorted({unit for c in family for unit in c.units})
+    row = {unit: number for number, unit in enumerate(units)}
+    differences = np.zeros((len(units), len(family)), dtype=np.float64)
+    for column, c in enumerate(family):
+        rows = [row[unit] for unit in c.units]
+        differences[rows, column] = np.subtract(c.current, c.baseline)
+    test = max_t_step_down(differences, trials=trials, seed=seed)
+    findings = []
+    for c, raw, adjusted in zip(family, test.raw, test.adjusted, strict=True):
+        old = math.fsum(c.baseline) / len(c.baseline)
+        new = math.fsum(c.current) / len(c.current)
+        gain = new - old
+        status = "unchanged"
+        if adjusted < alpha and abs(gain) > tolerance.get(c.measure, 0.0):
+            status = "regression" if gain < 0 else "improvement"
+        findings.append(
+            Finding(c.setting, c.measure, len(c.units), old, new, raw, adjusted, status)
+        )
+    return tuple(findings), test.exact, test.patterns
+
+
+def _leaks(current: _Run) -> tuple[str, ...]:
+    """Settings of ``current`` with any answer outside the asker's view."""
+    leaked = []
+    for entry in _settings(current):
+        per_query = entry["per_query"]
+        means = entry.get("means", {})
+        values = [v for m, by in per_query.items() if _is_leakage(m) for v in by.values()]
+        values += [v for m, v in means.items() if _is_leakage(m)]
+        if any(v > 0 for v in values):
+            leaked.append(str(entry["id"]))
+    return tuple(leaked)

@@ -1,16 +1,13 @@
-"""Paired randomization test, Holm's adjustment and the per-metric verdict of the gate.
+"""Fisher's paired randomization test of one measure over per-query values.
 
-The gate compares a baseline run with a current run over the same queries. For each
-metric the per-query differences ``d_i = current_i - baseline_i`` are tested with Fisher's
-paired randomization test: under the null hypothesis that the two systems are
-exchangeable, each ``d_i`` is as likely to have had the opposite sign, so the observed mean
-difference is compared with the means of the ``2**n`` sign-flipped copies. Smucker, Allan
-and Carterette found it the test to prefer for IR evaluation (M. D. Smucker, J. Allan and
-B. Carterette, "A Comparison of Statistical Significance Tests for Information Retrieval
-Evaluation", CIKM 2007). Many metrics are compared at once, so the p-values are adjusted
-with Holm's step-down method (S. Holm, "A Simple Sequentially Rejective Multiple Test
-Procedure", Scandinavian Journal of Statistics 6(2), 1979), which controls the
-family-wise error rate without assumptions about dependence between the metrics.
+For one measure the per-query differences ``d_i = current_i - baseline_i`` are tested:
+under the null hypothesis that the two systems are exchangeable, each ``d_i`` is as likely
+to have had the opposite sign, so the observed mean difference is compared with the means
+of the ``2**n`` sign-flipped copies. Smucker, Allan and Carterette found it the test to
+prefer for IR evaluation (M. D. Smucker, J. Allan and B. Carterette, "A Comparison of
+Statistical Significance Tests for Information Retrieval Evaluation", CIKM 2007). It
+compares *one* measure; the gate judges many at once with the joint test of
+:mod:`ragward.evals.westfall_young`, which is this test for a family of one.
 
     >>> c = paired_randomization([0.2, 0.4, 0.6], [0.3, 0.6, 0.9])
     >>> c.p_value  # exact: 2 of the 8 sign patterns are as extreme as the observed one
@@ -19,24 +16,20 @@ family-wise error rate without assumptions about dependence between the metrics.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from ragward.errors import InvalidArgument
 
-__all__ = ["Comparison", "Verdict", "holm", "judge", "paired_randomization"]
+__all__ = ["Comparison", "paired_randomization"]
 
 # Float summation in a different order can move a tied statistic by a few ulps; a relative
 # slack this small never merges genuinely different sums of realistic metric values.
 _RELATIVE_SLACK = 1e-12
 _BLOCK_CELLS = 1 << 20  # sign-matrix cells per block: bounds memory at 8 MiB
-
-Status = Literal["regression", "improvement", "unchanged"]
 
 
 @dataclass(frozen=True)
@@ -147,91 +140,3 @@ def _extreme_counts(
         ],
         dtype=np.int64,
     )
-
-
-def holm(p_values: Sequence[float]) -> tuple[float, ...]:
-    """Holm-Bonferroni adjusted p-values, in the order given.
-
-    The ``i``-th smallest of ``m`` p-values is multiplied by ``m - i + 1``; the products are
-    made non-decreasing along that order and capped at 1 (Holm 1979). Rejecting every
-    hypothesis whose adjusted p-value is below ``alpha`` controls the family-wise error rate
-    at ``alpha``.
-
-        >>> holm([0.01, 0.04, 0.03, 0.005])
-        (0.03, 0.06, 0.06, 0.02)
-    """
-    for index, p in enumerate(p_values):
-        if not (isinstance(p, int | float) and 0.0 <= p <= 1.0):
-            raise InvalidArgument(f"p_values[{index}] is {p!r}; a p-value lies in [0, 1]")
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * float(p_values[index])))
-        adjusted[index] = running
-    return tuple(adjusted)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The gate's decision on one metric, with the evidence behind it."""
-
-    metric: str
-    comparison: Comparison
-    adjusted_p: float  # Holm-adjusted two-sided p over all metrics judged together
-    status: Status
-    reason: str
-
-
-def judge(
-    comparisons: Mapping[str, Comparison],
-    *,
-    alpha: float = 0.05,
-    tolerance: float | Mapping[str, float] = 0.0,
-    higher_is_better: bool | Mapping[str, bool] = True,
-) -> tuple[Verdict, ...]:
-    """Classify each metric's change as a regression, an improvement or unchanged.
-
-    The test is two-sided, adjusted with :func:`holm` over all ``comparisons``, and the
-    direction is read from the sign of ``delta``: a metric *regresses* when its adjusted
-    two-sided p-value is below ``alpha`` and it moved in the worse direction by more than
-    its tolerance; it *improves* under the same conditions in the better direction;
-    anything else is unchanged. Deciding the direction after a two-sided test at ``alpha``
-    wrongly calls a no-change metric a regression with probability at most ``alpha / 2``
-    (the null distribution of flipped means is symmetric), and one family of two-sided
-    tests covers both verdicts, so improvements need no second family. A one-sided
-    test (``Comparison.p_decrease``) would be more powerful for regressions alone.
-
-    ``tolerance`` and ``higher_is_better`` are one value for every metric or a mapping by
-    metric name; metrics missing from a mapping get 0.0 and True.
-    """
-    if not 0.0 < alpha < 1.0:
-        raise InvalidArgument(f"alpha must lie in (0, 1), got {alpha!r}")
-    names = list(comparisons)
-    adjusted = holm([comparisons[name].p_value for name in names])
-    verdicts = []
-    for name, p in zip(names, adjusted, strict=True):
-        comparison = comparisons[name]
-        allowed = tolerance if isinstance(tolerance, int | float) else tolerance.get(name, 0.0)
-        if not (math.isfinite(allowed) and allowed >= 0.0):
-            raise InvalidArgument(f"tolerance for {name!r} is {allowed!r}; use a value >= 0")
-        higher = (
-            higher_is_better
-            if isinstance(higher_is_better, bool)
-            else higher_is_better.get(name, True)
-        )
-        gain = comparison.delta if higher else -comparison.delta
-        status: Status = "unchanged"
-        if p >= alpha:
-            reason = f"not significant (adjusted p {p:.4f} >= alpha {alpha:g})"
-        elif abs(gain) <= allowed:
-            reason = f"significant but |delta| {abs(gain):.4f} within tolerance {allowed:g}"
-        elif gain < 0:
-            status = "regression"
-            reason = f"worse by {-gain:.4f} (> tolerance {allowed:g}), adjusted p {p:.4f}"
-        else:
-            status = "improvement"
-            reason = f"better by {gain:.4f} (> tolerance {allowed:g}), adjusted p {p:.4f}"
-        verdicts.append(Verdict(name, comparison, p, status, reason))
-    return tuple(verdicts)

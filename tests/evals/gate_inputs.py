@@ -3,11 +3,38 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["results", "write_results"]
+__all__ = ["IMPLEMENTATION", "fingerprints", "results", "write_results"]
+
+#: The implementation identity a run of the reference records.
+IMPLEMENTATION = {
+    "spec": "ragward.adapters:reference_factory",
+    "capabilities": {"lexical": True, "dense": True},
+    "index_settings_passed": True,
+}
+
+
+def fingerprints(**changes: Any) -> dict[str, Any]:
+    """Fingerprints of one dataset, grid and system; ``changes`` replace top-level keys, or
+    a data key (``corpus=...``)."""
+    data = {"corpus": "sha256:c0", "queries": "sha256:q0", "qrels": "sha256:r0", "claims": None}
+    prints: dict[str, Any] = {
+        "data": data,
+        "grid": "sha256:g0",
+        "implementation": dict(IMPLEMENTATION),
+        "models": {"hash-96": "hashing/96"},
+        "ragward": "0.1.0",
+    }
+    for key, value in changes.items():
+        if key in data:
+            data[key] = value
+        else:
+            prints[key] = value
+    return prints
+
 
 PerQuery = Mapping[str, Mapping[str, float]]  # measure -> query id -> value
 
@@ -17,11 +44,12 @@ def results(
     *,
     per_claim: Mapping[str, PerQuery] | None = None,
     leaks: Mapping[str, float] | None = None,
+    identity: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A ``results.json`` holding ``settings`` (id -> measure -> query -> value)."""
     entries = []
     for setting, per_query in settings.items():
-        means = {m: sum(v.values()) / len(v) for m, v in per_query.items()}
+        means = {m: _mean(v.values()) for m, v in per_query.items()}
         if leaks is not None and setting in leaks:
             means["leakage_10"] = leaks[setting]
         claims = {} if per_claim is None else per_claim.get(setting, {})
@@ -33,7 +61,11 @@ def results(
                 "per_claim": {t: dict(v) for t, v in claims.items()},
             }
         )
-    return {"format": "ragward-eval/1", "settings": entries}
+    return {
+        "format": "ragward-eval/2",
+        "fingerprints": dict(identity) if identity is not None else fingerprints(),
+        "settings": entries,
+    }
 
 
 def write_results(folder: Path, data: Mapping[str, Any]) -> Path:
@@ -41,3 +73,9 @@ def write_results(folder: Path, data: Mapping[str, Any]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "results.json").write_text(json.dumps(data), encoding="utf-8")
     return folder
+
+
+def _mean(values: Iterable[object]) -> float:
+    """The mean of the numbers among ``values`` (a test may plant a string or a NaN)."""
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    return sum(numbers) / len(numbers) if numbers else 0.0

@@ -1,4 +1,4 @@
-"""``ragward gate``: significant regressions and leaks fail, noise and the same run pass."""
+"""``ragward gate``: what fails it, what passes it, and what it refuses to judge."""
 
 from __future__ import annotations
 
@@ -9,98 +9,281 @@ from typing import Any
 import pytest
 
 from ragward.cli import main
-from ragward.evals.gate import compare
-
-
-def _results(per_query: dict[str, dict[str, float]], setting: str = "s1") -> dict[str, Any]:
-    means = {m: sum(v.values()) / len(v) for m, v in per_query.items()}
-    return {
-        "format": "ragward-eval/1",
-        "settings": [{"id": setting, "means": means, "per_query": per_query, "per_claim": {}}],
-    }
-
-
-def _write(path: Path, data: dict[str, Any]) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    (path / "results.json").write_text(json.dumps(data), encoding="utf-8")
-    return path
-
+from ragward.evals.gate import GateCannotFail, compare
+from tests.evals.gate_inputs import IMPLEMENTATION, fingerprints, results, write_results
 
 QUERIES = [f"q{i:03d}" for i in range(60)]
 GOOD = {q: 0.8 if i % 3 else 0.6 for i, q in enumerate(QUERIES)}
+WORSE = {q: v - 0.1 for q, v in GOOD.items()}
+
+
+def _one(values: dict[str, float], setting: str = "s1", **extra: Any) -> dict[str, Any]:
+    return results({setting: {"ndcg_cut_10": values}}, **extra)
+
+
+def _grid(settings: int, value: float = 1.0, queries: int = 300) -> dict[str, Any]:
+    """``settings`` settings of 7 ranking and 7 grounding measures: 14 comparisons each."""
+    ids = [f"q{i:03d}" for i in range(queries)]
+    measures = ["ndcg_cut_10", "recall_5", "recall_10", "P_5", "recip_rank", "success_1", "map"]
+    per_query = {}
+    per_claim = {}
+    for number in range(settings):
+        shift = (number % 7) / 100
+        per_query[f"s{number:03d}"] = {
+            m: {q: value * (0.5 + shift + (i % 5) / 10) for i, q in enumerate(ids)}
+            for m in measures
+        }
+        per_claim[f"s{number:03d}"] = {
+            f"0.{t}": {f"c{i:03d}": float(value == 1.0 or i % 2) for i in range(120)}
+            for t in range(3, 10)
+        }
+    return results(per_query, per_claim=per_claim)
 
 
 def test_identical_runs_pass() -> None:
-    data = _results({"ndcg_cut_10": GOOD, "leakage_10": dict.fromkeys(QUERIES, 0.0)})
+    data = _one(GOOD)
     result = compare(data, data)
     assert result.passed
     assert [f.status for f in result.findings] == ["unchanged"]
     assert result.findings[0].p_value == 1.0
+    assert result.findings[0].adjusted_p == 1.0
 
 
 def test_a_consistent_drop_is_a_regression() -> None:
-    worse = {q: v - 0.1 for q, v in GOOD.items()}
-    result = compare(_results({"ndcg_cut_10": GOOD}), _results({"ndcg_cut_10": worse}))
+    result = compare(_one(GOOD), _one(WORSE))
     assert not result.passed
     (finding,) = result.findings
     assert finding.status == "regression"
     assert finding.adjusted_p < 0.05
+    assert finding.current - finding.baseline == pytest.approx(-0.1)
+
+
+def test_a_consistent_rise_is_an_improvement_and_passes() -> None:
+    result = compare(_one(WORSE), _one(GOOD))
+    assert result.passed
+    assert [f.status for f in result.findings] == ["improvement"]
 
 
 def test_a_drop_within_tolerance_passes() -> None:
-    worse = {q: v - 0.01 for q, v in GOOD.items()}
-    result = compare(
-        _results({"ndcg_cut_10": GOOD}), _results({"ndcg_cut_10": worse}), tolerance=0.02
-    )
-    assert result.passed
+    slightly = {q: v - 0.01 for q, v in GOOD.items()}
+    assert compare(_one(GOOD), _one(slightly), tolerance=0.02).passed
+    assert compare(_one(GOOD), _one(slightly), tolerance={"ndcg_cut_10": 0.02}).passed
+    assert not compare(_one(GOOD), _one(slightly), tolerance={"recall_5": 0.02}).passed
+    assert compare(
+        _one(GOOD), _one(slightly), tolerance={"recall_5": 0.0}, default_tolerance=0.02
+    ).passed
 
 
 def test_noise_on_a_few_queries_is_not_significant() -> None:
     noisy = dict(GOOD)
     noisy["q000"] -= 0.2
     noisy["q001"] += 0.1
-    result = compare(_results({"ndcg_cut_10": GOOD}), _results({"ndcg_cut_10": noisy}))
-    assert result.passed
+    assert compare(_one(GOOD), _one(noisy)).passed
+
+
+@pytest.mark.parametrize("settings", [2, 88])
+def test_every_value_halved_fails_at_any_grid_size(settings: int) -> None:
+    # 88 settings x 14 measures = 1,232 comparisons: Holm over Monte Carlo p-values could
+    # reach no lower than 1232 / 10001 > 0.05 and let this pass.
+    result = compare(_grid(settings), _grid(settings, value=0.5), trials=2_000)
+    assert len(result.findings) == settings * 14
+    assert not result.passed
+    ranking = [f for f in result.findings if not f.measure.startswith("grounding")]
+    assert {f.status for f in ranking} == {"regression"}
+    assert result.floor == 1 / 2_001
+
+
+def test_one_regressed_setting_among_a_thousand_comparisons_is_found() -> None:
+    before = _grid(88)
+    after = json.loads(json.dumps(before))
+    target = after["settings"][40]["per_query"]["ndcg_cut_10"]
+    for number, query in enumerate(sorted(target)):
+        target[query] -= 0.05 if number % 4 else 0.0
+    result = compare(before, after, trials=2_000)
+    assert not result.passed
+    assert [(f.setting, f.measure) for f in result.regressions] == [("s040", "ndcg_cut_10")]
 
 
 def test_any_leak_fails_even_without_a_regression() -> None:
     leaky = dict.fromkeys(QUERIES, 0.0)
     leaky["q007"] = 1.0
-    data = _results({"ndcg_cut_10": GOOD, "leakage_10": leaky})
+    data = results({"s1": {"ndcg_cut_10": GOOD, "leakage_10": leaky}})
     result = compare(data, data)
     assert not result.passed
     assert result.leaks == ("s1",)
 
 
-def test_runs_on_different_queries_cannot_be_compared() -> None:
-    fewer = {q: v for q, v in GOOD.items() if q != "q000"}
-    with pytest.raises(Exception, match="different queries"):
-        compare(_results({"ndcg_cut_10": GOOD}), _results({"ndcg_cut_10": fewer}))
+def test_extra_questions_in_the_current_run_are_refused() -> None:
+    more = {**GOOD, "q999": 0.5}
+    with pytest.raises(Exception, match="'q999', which the baseline has not"):
+        compare(_one(GOOD), _one(more))
+
+
+def test_a_dropped_question_fails_unless_allowed() -> None:
+    fewer = {q: v for q, v in GOOD.items() if q != "q005"}
+    result = compare(_one(GOOD), _one(fewer))
+    assert not result.passed
+    assert result.missing == ("setting s1, measure ndcg_cut_10: 1 query answers dropped ('q005')",)
+    assert [f.status for f in result.findings] == ["unchanged"]
+    assert compare(_one(GOOD), _one(fewer), allow_missing=True).passed
+
+
+def test_missing_settings_fail_unless_allowed() -> None:
+    baseline = results({f"s{i}": {"ndcg_cut_10": GOOD} for i in range(24)})
+    current = results({f"s{i}": {"ndcg_cut_10": GOOD} for i in range(6)})
+    result = compare(baseline, current)
+    assert not result.passed
+    assert len(result.missing) == 18
+    assert "setting s6" in result.missing
+    assert compare(baseline, current, allow_missing=True).passed
+    # a gate on one setting needs that setting only
+    assert compare(baseline, current, settings=["s2"]).passed
+
+
+def test_a_missing_gated_measure_fails() -> None:
+    baseline = results({"s1": {"ndcg_cut_10": GOOD, "recall_5": GOOD}})
+    current = results({"s1": {"ndcg_cut_10": GOOD}})
+    result = compare(baseline, current)
+    assert result.missing == ("setting s1: measure recall_5",)
+    assert not result.passed
+    assert compare(baseline, current, measures=["ndcg_cut_10"]).passed
+
+
+def test_only_the_gated_comparisons_can_fail() -> None:
+    baseline = results({"s1": {"ndcg_cut_10": GOOD}, "s2": {"ndcg_cut_10": GOOD}})
+    current = results({"s1": {"ndcg_cut_10": GOOD}, "s2": {"ndcg_cut_10": WORSE}})
+    assert not compare(baseline, current).passed
+    narrowed = compare(baseline, current, settings=["s1"])
+    assert narrowed.passed
+    assert [f.setting for f in narrowed.findings] == ["s1"]
+    assert [(f.setting, f.status) for f in narrowed.exploratory] == [("s2", "regression")]
+    assert not compare(baseline, current, settings=["s2"]).passed
+
+
+def test_best_is_the_baselines_best_setting_on_the_first_gated_measure() -> None:
+    low = {q: v - 0.3 for q, v in GOOD.items()}
+    baseline = results(
+        {"s1": {"ndcg_cut_10": low, "recall_5": GOOD}, "s2": {"ndcg_cut_10": GOOD, "recall_5": low}}
+    )
+    assert [f.setting for f in compare(baseline, baseline, settings=["best"]).findings] == [
+        "s2",
+        "s2",
+    ]
+    by_recall = compare(baseline, baseline, settings=["best"], measures=["recall_5"])
+    assert [(f.setting, f.measure) for f in by_recall.findings] == [("s1", "recall_5")]
+    assert len(by_recall.exploratory) == 3
+
+
+def test_measures_narrow_the_gate_and_accept_either_spelling() -> None:
+    baseline = results({"s1": {"ndcg_cut_10": GOOD, "recall_5": GOOD}})
+    current = results({"s1": {"ndcg_cut_10": GOOD, "recall_5": WORSE}})
+    assert not compare(baseline, current).passed
+    result = compare(baseline, current, measures=["nDCG@10"])
+    assert result.passed
+    assert [f.measure for f in result.exploratory] == ["recall_5"]
+    with pytest.raises(Exception, match="not a measure of the baseline"):
+        compare(baseline, current, measures=["P_5"])
+    with pytest.raises(Exception, match="not a setting of the baseline"):
+        compare(baseline, current, settings=["s9"])
+
+
+def test_grounding_claims_are_units_of_their_own() -> None:
+    claims = {f"c{i}": 1.0 for i in range(40)}
+    fewer = {c: float(i % 2) for i, c in enumerate(claims)}
+    baseline = results({"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": claims}})
+    current = results({"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": fewer}})
+    result = compare(baseline, current)
+    finding = next(f for f in result.findings if f.measure == "grounding_accuracy@0.6")
+    assert (finding.n, finding.status) == (40, "regression")
+
+
+def test_a_family_that_cannot_fail_is_refused() -> None:
+    few = {f"q{i}": 0.5 for i in range(4)}
+    with pytest.raises(
+        GateCannotFail, match=r"4 query values can never give a p-value below 0\.125"
+    ):
+        compare(_one(few), _one(few))
+    with pytest.raises(GateCannotFail, match="--trials 20 or more"):
+        compare(_one(GOOD), _one(GOOD), trials=19)
+    assert compare(_one(GOOD), _one(WORSE), trials=20).findings[0].adjusted_p == 1 / 21
+    # alpha 0.2 is reachable with 4 queries: 2 / 16 < 0.2
+    assert compare(_one(few), _one(few), alpha=0.2).passed
+
+
+# ---------------------------------------------------------------- the command, end to end
+
+
+def _gate(tmp_path: Path, baseline: dict[str, Any], current: dict[str, Any], *extra: str) -> int:
+    base = write_results(tmp_path / "base", baseline)
+    now = write_results(tmp_path / "now", current)
+    return main(["gate", "--baseline", str(base), "--current", str(now), *extra])
 
 
 def test_gate_command_exit_codes_and_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
-    same = _write(tmp_path / "same", _results({"ndcg_cut_10": GOOD}))
-    worse = _write(
-        tmp_path / "worse", _results({"ndcg_cut_10": {q: v - 0.2 for q, v in GOOD.items()}})
-    )
-    assert main(["gate", "--baseline", str(base), "--current", str(same)]) == 0
-    assert "# Quality gate: PASS" in (same / "gate.md").read_text()
-    assert main(["gate", "--baseline", str(base), "--current", str(worse)]) == 1
-    summary = (worse / "gate.md").read_text()
+    assert _gate(tmp_path, _one(GOOD), _one(GOOD)) == 0
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert "# Quality gate: PASS" in summary
+    assert "Westfall-Young" in summary
+    assert "Same data, grid, implementation, models and ragward version" in summary
+    assert _gate(tmp_path, _one(GOOD), _one(WORSE)) == 1
+    summary = (tmp_path / "now" / "gate.md").read_text()
     assert "# Quality gate: FAIL" in summary
-    assert "regression" in summary
+    assert "| regression | s1 " in summary
     capsys.readouterr()
 
 
-def test_failed_invariant_in_a_conformance_report_fails_the_gate(tmp_path: Path) -> None:
-    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
-    report = tmp_path / "conform.json"
-    report.write_text(json.dumps({"invariants": [{"id": "PRE-001", "verdict": "fail"}]}))
-    argv = ["gate", "--baseline", str(base), "--current", str(base)]
-    assert main([*argv, "--conformance", str(report)]) == 1
+def test_runs_of_different_data_are_refused_one_line_per_difference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    regraded = _one(GOOD, identity=fingerprints(qrels="sha256:r1", corpus="sha256:c1"))
+    capsys.readouterr()
+    assert _gate(tmp_path, _one(GOOD), regraded) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3
+    assert err[0].startswith("ragward gate: error: the runs differ in their data: corpus:")
+    assert "qrels: baseline sha256:r0, current sha256:r1" in err[1]
+    assert not (tmp_path / "now" / "gate.md").exists()
+    assert _gate(tmp_path, _one(GOOD), regraded, "--allow-data-change") == 0
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert "Runs of different data, compared because --allow-data-change" in summary
+    capsys.readouterr()
+
+
+def test_another_system_on_the_same_data_is_judged_and_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = dict(IMPLEMENTATION, spec="mypkg.adapter:factory")
+    current = _one(GOOD, identity=fingerprints(implementation=other, ragward="0.2.0"))
+    assert _gate(tmp_path, _one(GOOD), current) == 0
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert "made by different systems" in summary
+    assert "implementation.spec: baseline ragward.adapters:reference_factory, current " in summary
+    assert "ragward: baseline 0.1.0, current 0.2.0" in summary
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda v: v.__setitem__("q003", float("nan")), "query 'q003': nan is outside [0, 1]"),
+        (lambda v: v.__setitem__("q004", 5.0), "query 'q004': 5.0 is outside [0, 1]"),
+        (lambda v: v.__setitem__("q005", "0.1"), "query 'q005': '0.1' is not a number"),
+        (lambda v: v.__setitem__("q006", True), "query 'q006': True is not a number"),
+        (lambda v: v.__setitem__("q007", -0.5), "query 'q007': -0.5 is outside [0, 1]"),
+    ],
+)
+def test_values_no_measure_can_take_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any, expected: str
+) -> None:
+    values: dict[str, Any] = dict(GOOD)
+    edit(values)
+    capsys.readouterr()
+    assert _gate(tmp_path, _one(GOOD), _one(values)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "now/results.json: setting 's1', measure ndcg_cut_10, " + expected in err
 
 
 @pytest.mark.parametrize(
@@ -108,12 +291,18 @@ def test_failed_invariant_in_a_conformance_report_fails_the_gate(tmp_path: Path)
     [
         ("{", "not valid JSON"),
         ('{"format": "other"}', "not a ragward eval results file"),
+        (
+            '{"format": "ragward-eval/1", "settings": []}',
+            "written before runs carried fingerprints",
+        ),
+        ('{"format": "ragward-eval/2", "settings": []}', "fingerprints"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ],
 )
 def test_bad_results_file_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str
 ) -> None:
-    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
+    base = write_results(tmp_path / "base", _one(GOOD))
     bad = tmp_path / "bad.json"
     bad.write_text(content)
     assert main(["gate", "--baseline", str(base), "--current", str(bad)]) == 2
@@ -123,10 +312,117 @@ def test_bad_results_file_is_one_line_and_exit_2(
     assert "bad.json" in err
 
 
-def test_a_clean_conformance_report_is_acknowledged(tmp_path: Path) -> None:
-    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
-    report = tmp_path / "conform.json"
-    report.write_text(json.dumps({"invariants": [{"id": "PRE-001", "verdict": "pass"}]}))
-    argv = ["gate", "--baseline", str(base), "--current", str(base)]
-    assert main([*argv, "--conformance", str(report)]) == 0
-    assert "Conformance: none of 1 verdicts failed" in (base / "gate.md").read_text()
+# ---------------------------------------------------------------- conformance reports
+
+
+def _report(tmp_path: Path, verdicts: dict[str, str], **changes: Any) -> Path:
+    from ragward.evals.gate_command import _kit
+
+    kit = sorted(_kit())
+    entries = [{"id": i, "verdict": verdicts.get(i, "pass")} for i in kit]
+    data: dict[str, Any] = {
+        "schema": 2,
+        "implementation": dict(IMPLEMENTATION),
+        "selected": None,
+        "catalogue": kit,
+        "invariants": entries,
+    }
+    data.update(changes)
+    path = tmp_path / "conform.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _gated_with(tmp_path: Path, report: Path, *extra: str) -> int:
+    return _gate(tmp_path, _one(GOOD), _one(GOOD), "--conformance", str(report), *extra)
+
+
+def test_a_clean_complete_conformance_report_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _gated_with(tmp_path, _report(tmp_path, {})) == 0
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert "Conformance: every one of" in summary
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("verdict", ["fail", "error"])
+def test_a_failed_or_errored_invariant_fails_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verdict: str
+) -> None:
+    from ragward.evals.gate_command import _kit
+
+    first = sorted(_kit())[0]
+    assert _gated_with(tmp_path, _report(tmp_path, {first: verdict})) == 1
+    assert (
+        f"**Invariant failed**: `{first} ({verdict})`" in (tmp_path / "now" / "gate.md").read_text()
+    )
+    capsys.readouterr()
+
+
+def test_a_partial_report_fails_unless_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragward.evals.gate_command import _kit
+
+    first = sorted(_kit())[0]
+    selected = _report(
+        tmp_path, {}, selected=[first], invariants=[{"id": first, "verdict": "pass"}]
+    )
+    assert _gated_with(tmp_path, selected) == 1
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert "made with --select" in summary
+    assert "without" in summary
+    assert _gated_with(tmp_path, selected, "--allow-partial") == 0
+    older_kit = _report(tmp_path, {})
+    data = json.loads(older_kit.read_text())
+    data["catalogue"] = data["catalogue"][1:]
+    data["invariants"] = data["invariants"][1:]
+    older_kit.write_text(json.dumps(data))
+    assert _gated_with(tmp_path, older_kit) == 1
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"implementation": dict(IMPLEMENTATION, spec="other:factory")}, "the report is of"),
+        (
+            {"implementation": dict(IMPLEMENTATION, capabilities={"lexical": True})},
+            "capabilities of 'ragward.adapters:reference_factory' differ",
+        ),
+        ({"schema": 1}, "written by an earlier ragward conform"),
+        ({"catalogue": None}, "catalogue"),
+    ],
+)
+def test_a_report_of_another_system_or_layout_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], changes: dict[str, Any], expected: str
+) -> None:
+    capsys.readouterr()
+    assert _gated_with(tmp_path, _report(tmp_path, {}, **changes)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert expected in err
+
+
+def test_an_unknown_verdict_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ragward.evals.gate_command import _kit
+
+    report = _report(tmp_path, {sorted(_kit())[0]: "skipped"})
+    capsys.readouterr()
+    assert _gated_with(tmp_path, report) == 2
+    assert "'skipped' is not a verdict" in capsys.readouterr().err
+
+
+def test_tolerance_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for bad, expected in [
+        ("nan", "a drop allowed is a number >= 0"),
+        ("-1", "a drop allowed is a number >= 0"),
+        ("recall_5=0.1", "not a measure of the runs"),
+        ("x=y", "expected [MEASURE=]DROP"),
+    ]:
+        capsys.readouterr()
+        assert _gate(tmp_path, _one(GOOD), _one(WORSE), "--tolerance", bad) == 2
+        assert expected in capsys.readouterr().err
+    assert _gate(tmp_path, _one(GOOD), _one(WORSE), "--tolerance", "nDCG@10=0.2") == 0
+    capsys.readouterr()

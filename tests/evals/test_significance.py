@@ -1,8 +1,7 @@
-"""The paired randomization test, Holm's adjustment and the gate's per-metric verdicts."""
+"""Fisher's paired randomization test of one measure (the gate's joint test is tested in
+test_westfall_young.py)."""
 
 from __future__ import annotations
-
-import itertools
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragward.errors import InvalidArgument
-from ragward.evals.significance import Comparison, holm, judge, paired_randomization
+from ragward.evals.significance import Comparison, paired_randomization
 
 # Dyadic values (k / 8) add and subtract exactly, so properties compare exact arithmetic.
 _values = st.integers(0, 8).map(lambda k: k / 8)
@@ -48,60 +47,6 @@ def test_float_rounding_does_not_break_ties() -> None:
     comparison = paired_randomization([0.0, 0.0, 0.3], [0.1, 0.2, 0.0])
     # The observed sum is 0 up to rounding, as is its mirror -0.1 - 0.2 + 0.3; all 8 count.
     assert comparison.p_value == 1.0
-
-
-def test_identical_runs_give_p_one_and_unchanged() -> None:
-    values = [0.1, 0.5, 0.9, 0.0]
-    comparison = paired_randomization(values, values)
-    assert (comparison.p_value, comparison.delta) == (1.0, 0.0)
-    (verdict,) = judge({"ndcg@10": comparison})
-    assert verdict.status == "unchanged"
-    assert verdict.adjusted_p == 1.0
-
-
-def test_strong_regression_is_flagged() -> None:
-    rng = np.random.default_rng(7)
-    baseline = rng.uniform(0.4, 1.0, size=100)
-    current = baseline - rng.uniform(0.05, 0.3, size=100)
-    comparison = paired_randomization(baseline.tolist(), current.tolist())
-    assert not comparison.exact
-    assert comparison.p_value == 1 / 10_001  # no random pattern is as extreme
-    (verdict,) = judge({"recall@10": comparison})
-    assert verdict.status == "regression"
-    assert "worse by" in verdict.reason
-
-
-def test_significant_drop_within_tolerance_is_unchanged() -> None:
-    baseline = [0.5] * 50
-    current = [0.49] * 50
-    comparison = paired_randomization(baseline, current)
-    assert comparison.p_value < 0.05
-    (verdict,) = judge({"mrr": comparison}, tolerance=0.02)
-    assert verdict.status == "unchanged"
-    assert "within tolerance" in verdict.reason
-    (strict,) = judge({"mrr": comparison}, tolerance={"other": 0.5})
-    assert strict.status == "regression"
-
-
-def test_lower_is_better_metric_regresses_when_it_rises() -> None:
-    comparison = paired_randomization([0.0] * 40, [0.25] * 40)
-    up, leak = judge(
-        {"recall@10": comparison, "leakage": comparison}, higher_is_better={"leakage": False}
-    )
-    assert (up.status, leak.status) == ("improvement", "regression")
-
-
-def test_judge_adjusts_over_all_metrics() -> None:
-    rng = np.random.default_rng(3)
-    base = rng.uniform(0, 1, size=30)
-    comparisons = {
-        "a": paired_randomization(base.tolist(), (base - 0.2).tolist()),
-        "b": paired_randomization(base.tolist(), base.tolist()),
-    }
-    verdicts = judge(comparisons)
-    assert [v.metric for v in verdicts] == ["a", "b"]
-    expected = holm([comparisons["a"].p_value, comparisons["b"].p_value])
-    assert tuple(v.adjusted_p for v in verdicts) == expected
 
 
 def test_same_seed_same_result_and_seed_matters() -> None:
@@ -161,35 +106,6 @@ def test_invalid_input_names_the_fix(
 ) -> None:
     with pytest.raises(InvalidArgument, match=message):
         paired_randomization(baseline, current, trials=trials)
-
-
-def test_holm_worked_by_hand() -> None:
-    # sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> raised to 0.06
-    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx((0.03, 0.06, 0.06, 0.02))
-    assert holm([0.5, 0.6]) == (1.0, 1.0)  # 0.5 * 2 capped at 1; 0.6 raised to 1
-    assert holm([0.2]) == (0.2,)
-    assert holm([]) == ()
-
-
-def test_holm_rejects_non_p_values() -> None:
-    with pytest.raises(InvalidArgument, match=r"p_values\[1\] is 1.5"):
-        holm([0.1, 1.5])
-
-
-def test_judge_rejects_bad_alpha_and_tolerance() -> None:
-    comparison = paired_randomization([0.1], [0.2])
-    with pytest.raises(InvalidArgument, match="alpha"):
-        judge({"m": comparison}, alpha=1.5)
-    with pytest.raises(InvalidArgument, match="tolerance"):
-        judge({"m": comparison}, tolerance=-0.1)
-
-
-@given(st.lists(st.floats(0, 1), max_size=12))
-def test_holm_is_monotone_bounded_and_not_below_raw(p_values: list[float]) -> None:
-    adjusted = holm(p_values)
-    assert all(p <= a <= 1.0 for p, a in zip(p_values, adjusted, strict=True))
-    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
-    assert all(adjusted[i] <= adjusted[j] for i, j in itertools.pairwise(order))
 
 
 @given(_pairs, st.integers(0, 3))
