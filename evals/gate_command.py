@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError
-from ragward.evals.gate import comparable_measures, compare
+from ragward.evals import gate
 from ragward.evals.measures import measure_name
 
 __all__ = ["add_gate_parser", "run_gate"]
@@ -142,7 +142,7 @@ def run_gate(args: argparse.Namespace) -> int:
         conformance = read_conformance(
             args.conformance, current["fingerprints"]["implementation"], _kit()
         )
-    result = compare(
+    result = gate.compare(
         baseline,
         current,
         alpha=args.alpha,
@@ -177,7 +177,7 @@ def _kit() -> frozenset[str]:
 def _check_tolerated(tolerance: Mapping[str, float], baseline: Mapping[str, Any]) -> None:
     """Refuse a ``--tolerance`` for a measure the runs do not hold: a typo would otherwise
     leave the measure it meant at a tolerance of 0, silently."""
-    known = comparable_measures(baseline)
+    known = gate.comparable_measures(baseline)
     for measure in tolerance:
         if measure not in known:
             raise InputError(
