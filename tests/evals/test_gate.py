@@ -426,3 +426,65 @@ def test_tolerance_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFix
         assert expected in capsys.readouterr().err
     assert _gate(tmp_path, _one(GOOD), _one(WORSE), "--tolerance", "nDCG@10=0.2") == 0
     capsys.readouterr()
+
+
+# ---------------------------------------------------------------- the issue's cases, as processes
+
+
+def _process_case(tmp_path: Path, case: str) -> list[str]:
+    """Write the inputs of one case under ``tmp_path``; the gate's arguments."""
+    base, now = tmp_path / "base", tmp_path / "now"
+    if case == "halved-1232-comparisons":
+        write_results(base, _grid(88))
+        write_results(now, _grid(88, value=0.5))
+    elif case == "18-of-24-settings-missing":
+        write_results(base, results({f"s{i}": {"ndcg_cut_10": GOOD} for i in range(24)}))
+        write_results(now, results({f"s{i}": {"ndcg_cut_10": GOOD} for i in range(6)}))
+    elif case == "regraded-qrels":
+        write_results(base, _one(GOOD))
+        write_results(now, _one(WORSE, identity=fingerprints(qrels="sha256:r1")))
+    elif case == "cannot-fail":
+        write_results(base, _one(GOOD))
+        write_results(now, _one(WORSE))
+        return ["--baseline", str(base), "--current", str(now), "--trials", "10"]
+    elif case in ("errored-invariant", "selected-invariant"):
+        write_results(base, _one(GOOD))
+        write_results(now, _one(GOOD))
+        from ragward.evals.gate_command import _kit
+
+        first = sorted(_kit())[0]
+        verdicts = {first: "error"} if case == "errored-invariant" else {}
+        changes: dict[str, Any] = {}
+        if case == "selected-invariant":
+            changes = {"selected": [first], "invariants": [{"id": first, "verdict": "pass"}]}
+        report = _report(tmp_path, verdicts, **changes)
+        return ["--baseline", str(base), "--current", str(now), "--conformance", str(report)]
+    return ["--baseline", str(base), "--current", str(now), "--trials", "2000"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("case", "code"),
+    [
+        ("halved-1232-comparisons", 1),
+        ("18-of-24-settings-missing", 1),
+        ("regraded-qrels", 2),
+        ("cannot-fail", 2),
+        ("errored-invariant", 1),
+        ("selected-invariant", 1),
+    ],
+)
+def test_the_issues_cases_give_their_exit_codes_as_processes(
+    tmp_path: Path, case: str, code: int
+) -> None:
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "ragward", "gate", *_process_case(tmp_path, case)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == code, done.stdout[-2000:] + done.stderr
+    if code == 1:
+        assert done.stdout.startswith("# Quality gate: FAIL")
+    else:
+        assert "Traceback" not in done.stderr
+        assert done.stderr.startswith("ragward gate: error:")

@@ -25,13 +25,15 @@ min_overlap = [0.6]
 """
 
 
-def _eval_then_gate(tmp_path: Path, impl: str) -> tuple[int, str]:
+def _eval_then_gate(tmp_path: Path, impl: str, *, allow_missing: bool = True) -> tuple[int, str]:
     grid = tmp_path / "slice.toml"
     grid.write_text(SLICE, encoding="utf-8")
     out = tmp_path / "current"
     argv = ["eval", "--quiet", "--grid", str(grid), "--out", str(out), "--impl", impl]
     assert main(argv) == 0
-    code = main(["gate", "--baseline", str(BASELINE), "--current", str(out)])
+    # the slice holds 4 of the baseline's settings: the others are missing, allowed here
+    gate = ["gate", "--baseline", str(BASELINE), "--current", str(out)]
+    code = main([*gate, "--allow-missing"] if allow_missing else gate)
     return code, (out / "gate.md").read_text(encoding="utf-8")
 
 
@@ -43,6 +45,19 @@ def test_the_reference_passes_against_the_committed_baseline(
     capsys.readouterr()
     assert code == 0, summary
     assert "# Quality gate: PASS" in summary
+
+
+@pytest.mark.slow
+def test_a_slice_of_the_baselines_grid_fails_on_what_it_misses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, summary = _eval_then_gate(
+        tmp_path, "ragward.adapters:reference_factory", allow_missing=False
+    )
+    capsys.readouterr()
+    assert code == 1
+    assert "- **Missing**: setting c48o8/hash-96/hybrid/k10/norerank/cl30" in summary
+    assert "grid: baseline sha256:" in summary  # another grid, the same data: judged
 
 
 @pytest.mark.slow
