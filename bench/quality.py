@@ -24,6 +24,7 @@ import gzip
 import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -261,29 +262,27 @@ def _run(args: argparse.Namespace, command: str) -> int:
         raise InputError(f"{beir}: not found; pass --data DIR holding SciFact's beir/")
     use_cache(args.cache)
     args.out.mkdir(parents=True, exist_ok=True)
-    work = args.out / ".work"
-    work.mkdir(exist_ok=True)
-    if args.grid is not None:
-        grid = load_grid(args.grid)
-    else:
-        source = resources.files("ragward.evals").joinpath("grids/scifact-minilm.toml")
-        packaged = work / "scifact-minilm.toml"
-        packaged.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-        grid = load_grid(packaged)
-    dataset = load_dataset(beir)
-    tuned, first = _tune(dataset, grid)
-    _, warm = _grid_run(dataset, replace(grid), ("train", "test"))
-    report = {
-        "command": command,
-        "documents": len(dataset.docs),
-        "test_queries": len(dataset.split_queries("test")),
-        "reproduction": _reproduce(beir, dataset, work),
-        "tuning": tuned,
-        "encoding": {"first_run": first, "warm_run": warm},
-    }
-    for leftover in work.iterdir():
-        leftover.unlink()
-    work.rmdir()
+    # A scratch folder of its own, removed whole: never one the user may have made.
+    with tempfile.TemporaryDirectory(prefix="ragward-quality-") as scratch:
+        work = Path(scratch)
+        if args.grid is not None:
+            grid = load_grid(args.grid)
+        else:
+            source = resources.files("ragward.evals").joinpath("grids/scifact-minilm.toml")
+            packaged = work / "scifact-minilm.toml"
+            packaged.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+            grid = load_grid(packaged)
+        dataset = load_dataset(beir)
+        tuned, first = _tune(dataset, grid)
+        _, warm = _grid_run(dataset, replace(grid), ("train", "test"))
+        report = {
+            "command": command,
+            "documents": len(dataset.docs),
+            "test_queries": len(dataset.split_queries("test")),
+            "reproduction": _reproduce(beir, dataset, work),
+            "tuning": tuned,
+            "encoding": {"first_run": first, "warm_run": warm},
+        }
     (args.out / "quality.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     (args.out / "quality.md").write_text(_markdown(report), encoding="utf-8")
     print(_markdown(report))

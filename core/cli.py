@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ragward import __version__
 from ragward.exits import run_guarded
+from ragward.streams import guarded_streams
 
 __all__ = ["main"]
 
@@ -64,7 +65,11 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand and return its exit code (the table in :mod:`ragward.exits`): a
     user error prints one line and returns 2, Ctrl-C returns 130, a crash returns 3."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    with guarded_streams():  # a usage error to a closed stderr is still 2, not a traceback
+        return _main(sys.argv[1:] if argv is None else list(argv))
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["metrics"]:
         # trec_eval's job, often run in loops: its own parser (the same arguments and
         # messages), without importing the rest of ragward.

@@ -11,6 +11,12 @@ code   meaning
        it; the traceback only with ``RAGWARD_DEBUG=1``
 130    interrupted (Ctrl-C): one line, nothing half-written
 =====  =============================================================================
+
+The reader of the output never changes the code: ``ragward gate ... | head -n 1`` exits
+1 on a regression like ``ragward gate ...`` does, whatever it could not print (the
+standard streams are :func:`ragward.streams.guarded_streams` while a command runs). A
+:class:`BrokenPipeError` that still comes out of a command is another process's pipe or
+socket failing: an internal or environment failure, never a success.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import traceback
 from collections.abc import Callable
 
 from ragward.errors import RagwardError
+from ragward.streams import guarded_streams
 
 __all__ = [
     "BAD_INPUT",
@@ -44,7 +51,13 @@ DEBUG_ENV = "RAGWARD_DEBUG"
 
 def run_guarded(command: str, work: Callable[[], int]) -> int:
     """Run ``work`` (one command) and return its exit code; whatever it raises becomes
-    one line on stderr, prefixed ``ragward <command>:``, and the code of the table above."""
+    one line on stderr, prefixed ``ragward <command>:``, and the code of the table above.
+    A closed stdout or stderr drops the rest of the output, not the code."""
+    with guarded_streams():
+        return _run(command, work)
+
+
+def _run(command: str, work: Callable[[], int]) -> int:
     prefix = f"ragward {command}:"
     try:
         return work()
@@ -54,8 +67,6 @@ def run_guarded(command: str, work: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         _say(f"{prefix} interrupted")
         return INTERRUPTED
-    except BrokenPipeError:  # the reader went away (``| head``): not our failure
-        return SUCCESS
     except Exception as error:
         if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
             traceback.print_exc(file=sys.stderr)

@@ -11,6 +11,11 @@ error from each of them, and gets it *before* minutes of work rather than after:
 * :func:`replaced_directory` writes a report directory beside its target and swaps it in
   at the end, so an interrupted run leaves the previous report as it was and no file of
   an earlier, larger report lingers next to a new one;
+* a directory is replaced only if ragward wrote it: empty, or holding its
+  :class:`ReportKind`'s file (``results.json``, ``tune.json``), which parses as JSON and
+  carries ragward's format tag of that kind (``"format": "ragward-eval/..."``, any
+  version). Anything else, a folder of the user's files or another tool's
+  ``results.json`` among them, is refused whole, before any work, and left untouched;
 * :func:`write_atomic` writes one file through a temporary file beside it.
 
 A report directory is created with its missing parents; a single file's directory must
@@ -21,14 +26,17 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import shutil
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from ragward.errors import OutputError
 
 __all__ = [
+    "ReportKind",
     "check_directory",
     "check_file",
     "replaced_directory",
@@ -36,13 +44,33 @@ __all__ = [
 ]
 
 
-def check_directory(path: Path, option: str, marker: str | None = None) -> None:
+@dataclass(frozen=True)
+class ReportKind:
+    """What makes a directory a report of one kind, which a new report of that kind may
+    replace: ``marker`` (a file in it) holds a JSON object whose ``format`` is ``format``
+    or another version of it (``ragward-eval/1``, ``ragward-eval/2``...)."""
+
+    marker: str  # "results.json"
+    format: str  # the format written today, "ragward-eval/1"
+    name: str  # what the report is called in an error, "eval report"
+
+    def __post_init__(self) -> None:
+        if "/" not in self.format:
+            raise ValueError(f"a format tag is NAME/VERSION, got {self.format!r}")
+
+    @property
+    def family(self) -> str:
+        """The tag without its version: every format tag of this kind starts with it."""
+        return self.format.rpartition("/")[0] + "/"
+
+
+def check_directory(path: Path, option: str, marker: ReportKind | None = None) -> None:
     """Refuse, before any work, a report directory ``path`` (given as ``option``) that
     cannot be written or replaced.
 
-    With ``marker`` (``results.json``...), the directory is replaced whole when written, so
-    an existing, non-empty directory must hold that file: replacing a folder of other files
-    would delete them.
+    With ``marker``, the directory is replaced whole when written, so an existing,
+    non-empty directory must be a report of that kind (:class:`ReportKind`): replacing
+    anything else would delete what ragward did not write.
     """
     shown = f"{option} {path}"
     if path.exists():
@@ -70,13 +98,15 @@ def check_file(path: Path, option: str) -> None:
 
 
 @contextlib.contextmanager
-def replaced_directory(target: Path, marker: str | None = None) -> Iterator[Path]:
+def replaced_directory(target: Path, marker: ReportKind | None = None) -> Iterator[Path]:
     """A new, empty directory beside ``target`` to write a report into; when the block
     ends without an exception it replaces ``target`` whole, otherwise it is removed and
     ``target`` is left as it was.
 
     The old directory is renamed aside, the new one renamed in, then the old one removed:
-    at every moment ``target`` is the whole old report or the whole new one.
+    at every moment ``target`` is the whole old report or the whole new one. With
+    ``marker``, an existing ``target`` that is not a report of that kind is refused
+    (:class:`~ragward.errors.OutputError`) before anything is written.
     """
     if marker is not None and target.is_dir():
         _check_replaceable(target, marker, str(target))
@@ -147,13 +177,41 @@ def _fresh_name(target: Path, role: str) -> Path:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _check_replaceable(path: Path, marker: str, shown: str) -> None:
+def _check_replaceable(path: Path, report: ReportKind, shown: str) -> None:
     entries = sorted(entry.name for entry in path.iterdir())
-    if entries and marker not in entries:
+    if not entries:
+        return
+    if report.marker not in entries:
         raise OutputError(
-            f"{shown}: holds {entries[0]!r} but no {marker}, so it is not a report this "
-            "command would replace; give a new or empty directory"
+            f"{shown}: holds {entries[0]!r} but no {report.marker}, so it is not a report "
+            "this command would replace; give a new or empty directory"
         )
+    wrong = _not_a_report(path / report.marker, report)
+    if wrong is not None:
+        raise OutputError(
+            f"{shown}: {report.marker} is not a ragward {report.name} ({wrong}), so the "
+            "folder is not replaced; give a new or empty directory"
+        )
+
+
+def _not_a_report(marker: Path, report: ReportKind) -> str | None:
+    """What keeps ``marker`` from being ``report``'s file, or None when it is one."""
+    try:
+        raw = marker.read_bytes()
+    except OSError as error:
+        return f"cannot be read: {error.strerror or type(error).__name__}"
+    if not raw.strip():
+        return "empty"
+    try:
+        data = json.loads(raw)
+    except ValueError:  # json.JSONDecodeError or UnicodeDecodeError
+        return "not JSON"
+    tag = data.get("format") if isinstance(data, dict) else None
+    if tag is None:
+        return "no format tag"
+    if not isinstance(tag, str) or not tag.startswith(report.family):
+        return f"format {tag!r}, not {report.family}..."
+    return None
 
 
 def _check_writable(directory: Path, shown: str) -> None:

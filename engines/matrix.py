@@ -229,12 +229,14 @@ def write_matrix(
     *,
     profile: str = "ci",
     select: Sequence[str] | None = None,
-    stream: TextIO = sys.stderr,
+    stream: TextIO | None = None,
     shrink_budget: float | None = None,
 ) -> list[Column]:
-    """Run every configuration, write each report and the matrix into ``out``."""
+    """Run every configuration, write each report and the matrix into ``out``; progress
+    on ``stream`` (default: ``sys.stderr`` as it is when called)."""
     if not configurations:
         raise InvalidArgument("no engine configuration to run (ragward engines lists them)")
+    stream = sys.stderr if stream is None else stream
     out.mkdir(parents=True, exist_ok=True)
     columns = []
     for configuration in configurations:
@@ -354,12 +356,14 @@ def write_stability(
     *,
     profile: str = "ci",
     select: Sequence[str] | None = None,
-    stream: TextIO = sys.stderr,
+    stream: TextIO | None = None,
 ) -> Tally:
     """Run every configuration ``repeat`` times (no shrinking), keep each run's report in
-    ``out/repeats/<label>.<run>.json`` and write ``stability.md`` and ``stability.json``."""
+    ``out/repeats/<label>.<run>.json`` and write ``stability.md`` and ``stability.json``;
+    progress on ``stream`` (default: ``sys.stderr`` as it is when called)."""
     if not configurations:
         raise InvalidArgument("no engine configuration to run (ragward engines lists them)")
+    stream = sys.stderr if stream is None else stream
     if repeat < 1:
         raise InvalidArgument(f"--repeat must be at least 1, got {repeat}")
     runs: list[list[Column]] = []

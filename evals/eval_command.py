@@ -6,8 +6,9 @@
         --grid evals/grids/scifact.toml
 
 Exit status 0 when the report is written, 2 for a usage or input error (one line); the
-other codes are :mod:`ragward.exits`'s. The output directory is checked before the run and
-replaced whole at its end (:mod:`ragward.outputs`).
+other codes are :mod:`ragward.exits`'s. The output directory is checked before the run (a
+folder that is not an earlier eval report is never replaced) and replaced whole at its end
+(:mod:`ragward.outputs`).
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def add_eval_parser(commands: Any) -> None:
         "--out",
         metavar="DIR",
         type=Path,
-        help="report directory, replaced whole (default: reports/<dataset name>)",
+        help="report directory: new, empty or an earlier eval report, which is replaced whole "
+        "(default: reports/<dataset name>)",
     )
     parser.add_argument(
         "--trec",

@@ -21,7 +21,7 @@ from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome
 from ragward.evals.scoring import SettingScores
 from ragward.evals.trec import qrels_text, run_text
-from ragward.outputs import replaced_directory, write_atomic
+from ragward.outputs import ReportKind, replaced_directory, write_atomic
 
 __all__ = [
     "FORMAT",
@@ -35,8 +35,9 @@ __all__ = [
 
 FORMAT = "ragward-eval/1"
 
-#: The file that makes a directory an eval report, which a new report may replace.
-REPORT_MARKER = "results.json"
+#: What makes a directory an eval report, which a new report may replace: a
+#: ``results.json`` tagged with ``FORMAT`` (any version of it).
+REPORT_MARKER = ReportKind("results.json", FORMAT, "eval report")
 
 
 def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
@@ -130,7 +131,8 @@ def write_report(
     The report replaces ``out`` whole (see :func:`ragward.outputs.replaced_directory`):
     an interrupted write leaves the previous report intact, and no file of an earlier
     report (a plot, a TREC run of a setting no longer in the grid) stays beside the new
-    one. A non-empty ``out`` without a ``results.json`` is refused, not replaced.
+    one. A non-empty ``out`` that is not an eval report (a ``results.json`` with ragward's
+    format tag) is refused, not replaced.
     """
     plots = _plots(results)
     files = {

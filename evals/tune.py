@@ -23,11 +23,14 @@ from typing import Any
 from ragward.errors import InputError
 from ragward.evals.eval_command import add_dataset_options
 from ragward.evals.measures import measure_name
+from ragward.outputs import ReportKind
 
 __all__ = ["add_tune_parser", "choose", "run_tune"]
 
 _GROUNDING_OBJECTIVES = ("accuracy", "f1", "precision", "recall")
-_MARKER = "tune.json"  # what makes a directory a tune report, which a new one replaces
+_FORMAT = "ragward-tune/1"
+#: What makes a directory a tune report, which a new one replaces.
+_MARKER = ReportKind("tune.json", _FORMAT, "tune report")
 
 
 def add_tune_parser(commands: Any) -> None:
@@ -68,7 +71,8 @@ def add_tune_parser(commands: Any) -> None:
         "--out",
         type=Path,
         metavar="DIR",
-        help="report directory, replaced whole (default: reports/<dataset name>-tune)",
+        help="report directory: new, empty or an earlier tune report, which is replaced whole "
+        "(default: reports/<dataset name>-tune)",
     )
     parser.set_defaults(run=run_tune)
 
@@ -183,7 +187,7 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             floatfmt=".4f",
         )
     data: dict[str, Any] = {
-        "format": "ragward-tune/1",
+        "format": _FORMAT,
         "name": grid.name,
         "dataset": dataset.name,
         "implementation": name,

@@ -3,7 +3,8 @@
 Every command with an output option gets each kind of unwritable path, and must refuse it
 with one line and exit 2 before its work starts (the work is replaced by a function that
 fails the test). A report directory is swapped in whole; an interrupted write leaves the
-previous report as it was.
+previous report as it was; a folder ragward did not write (its report file missing, not
+JSON, or without ragward's format tag) is never replaced.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ import pytest
 
 from ragward.cli import main
 from ragward.errors import OutputError
-from ragward.outputs import check_directory, check_file, replaced_directory, write_atomic
+from ragward.evals.report import REPORT_MARKER
+from ragward.outputs import (
+    ReportKind,
+    check_directory,
+    check_file,
+    replaced_directory,
+    write_atomic,
+)
 from tests.commands import (
     WRITERS,
     Command,
@@ -29,6 +37,7 @@ from tests.commands import (
     write_inputs,
 )
 from tests.evals.dataset_files import write_dataset
+from tests.evals.gate_inputs import results, write_results
 from tests.evals.test_eval_cli import SMALL_GRID
 
 
@@ -107,6 +116,138 @@ def test_a_folder_of_other_files_is_not_replaced_by_a_report(
     line = one_error_line(err, name)
     assert f"holds 'notes.txt' but no {command.marker}" in line
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def _foreign_folder(folder: Path, marker: str) -> Path:
+    """The issue's folder: a user's files, and another tool's file under ragward's name."""
+    (folder / "src").mkdir(parents=True)
+    (folder / "important.txt").write_text("the only copy\n", encoding="utf-8")
+    (folder / "src" / "main.py").write_text("print('hello')\n", encoding="utf-8")
+    (folder / marker).write_text('{"accuracy": 0.9}\n', encoding="utf-8")
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["eval", "tune"])
+def test_a_folder_with_another_tools_report_file_is_left_whole_and_exit_2(
+    tmp_path: Path, name: str
+) -> None:
+    """The issue's case, as a user meets it: a subprocess, the folder byte for byte."""
+    import subprocess
+    import sys
+
+    command = by_name(name)
+    assert command.marker is not None
+    inputs = write_inputs(tmp_path / "in")
+    folder = _foreign_folder(tmp_path / "mine", command.marker)
+    before = snapshot(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "ragward", *command.argv(inputs, folder)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    line = one_error_line(done.stderr, name)
+    assert line == (
+        f"ragward {name}: error: --out {folder}: {command.marker} is not a ragward {name} "
+        "report (no format tag), so the folder is not replaced; give a new or empty directory"
+    )
+    assert done.stdout == ""
+    assert snapshot(tmp_path) == before  # every file, every byte, nothing beside it
+
+
+#: name -> (what the report file holds, what the error says about it).
+_NOT_REPORTS = {
+    "empty": ("", "(empty)"),
+    "blank": ("\n  \n", "(empty)"),
+    "not-json": ("accuracy: 0.9\n", "(not JSON)"),
+    "not-utf8": ("\udcff", "(not JSON)"),
+    "a-list": ('["ragward-eval/1"]', "(no format tag)"),
+    "no-tag": ('{"settings": []}', "(no format tag)"),
+    "other-tag": ('{"format": "mlflow/2"}', "(format 'mlflow/2', not ragward-"),
+    "tag-not-text": ('{"format": 1}', "(format 1, not ragward-"),
+    "prefix-only": ('{"format": "ragward-eval"}', "(format 'ragward-eval', not ragward-"),
+    "other-kind": ('{"format": "ragward-conform/1"}', "(format 'ragward-conform/1', not"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NOT_REPORTS))
+@pytest.mark.parametrize("name", ["eval", "tune"])
+def test_a_report_file_ragward_did_not_write_is_exit_2_before_any_work(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    case: str,
+) -> None:
+    command = by_name(name)
+    assert command.marker is not None
+    inputs = write_inputs(tmp_path / "in")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    text, expected = _NOT_REPORTS[case]
+    (folder / command.marker).write_bytes(text.encode("utf-8", "surrogateescape"))
+    break_work(monkeypatch, command, AssertionError("the work started"))
+    before = snapshot(tmp_path)
+    code, out, err = run(command.argv(inputs, folder), capsys)
+    assert code == 2, err
+    line = one_error_line(err, name)
+    assert f"--out {folder}: {command.marker} is not a ragward {name} report {expected}" in line
+    assert out == ""
+    assert snapshot(tmp_path) == before
+
+
+def test_a_report_of_the_other_command_is_not_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eval report's results.json in a folder given to tune, and the other way round:
+    each kind has its own tag."""
+    inputs = write_inputs(tmp_path / "in")
+    tune_out = tmp_path / "tuned"
+    assert main(by_name("tune").argv(inputs, tune_out)) == 0
+    (tune_out / "results.json").write_text("{}", encoding="utf-8")
+    renamed = tmp_path / "renamed"
+    renamed.mkdir()
+    (renamed / "tune.json").write_bytes((inputs.baseline / "results.json").read_bytes())
+    capsys.readouterr()
+    for name, folder in (("eval", tune_out), ("tune", renamed)):
+        before = snapshot(tmp_path)
+        code, _, err = run(by_name(name).argv(inputs, folder), capsys)
+        assert code == 2, err
+        assert f"is not a ragward {name} report" in one_error_line(err, name)
+        assert snapshot(tmp_path) == before
+
+
+def test_an_earlier_report_of_any_version_of_the_format_is_replaced(tmp_path: Path) -> None:
+    """The tag's version may change (``ragward-eval/1`` to ``/2``): a report of another
+    version is still ragward's own, and is replaced like today's."""
+    for version, tag in enumerate(("ragward-eval/1", "ragward-eval/2", "ragward-eval/10")):
+        folder = tmp_path / f"v{version}"
+        folder.mkdir()
+        (folder / "results.json").write_text(json.dumps({"format": tag}), encoding="utf-8")
+        (folder / "old.svg").write_text("<svg/>", encoding="utf-8")
+        check_directory(folder, "--out", REPORT_MARKER)
+        with replaced_directory(folder, REPORT_MARKER) as staging:
+            (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+        assert sorted(p.name for p in folder.iterdir()) == ["results.json"]
+
+
+def test_the_swap_itself_refuses_a_folder_that_stopped_being_a_report(tmp_path: Path) -> None:
+    """The check is made again when the report is written (minutes after the first one):
+    a folder that changed meanwhile is refused before anything is written."""
+    folder = _foreign_folder(tmp_path / "mine", "results.json")
+    before = snapshot(tmp_path)
+    refused = pytest.raises(OutputError, match=r"results.json is not a ragward eval report")
+    with refused, replaced_directory(folder, REPORT_MARKER):
+        raise AssertionError("the block ran")
+    assert snapshot(tmp_path) == before
+
+
+def test_a_format_tag_without_a_version_is_not_a_report_kind() -> None:
+    assert ReportKind("results.json", "ragward-eval/1", "eval report").family == "ragward-eval/"
+    with pytest.raises(ValueError, match="NAME/VERSION"):
+        ReportKind("results.json", "ragward-eval", "eval report")
 
 
 def _eval_argv(data: Path, grid: Path, out: Path) -> list[str]:
@@ -228,18 +369,17 @@ def test_an_interrupted_single_file_write_leaves_the_old_file(
 
 
 def test_an_interrupted_block_leaves_the_target_as_it_was(tmp_path: Path) -> None:
-    target = tmp_path / "report"
-    target.mkdir()
-    (target / "results.json").write_text("{}", encoding="utf-8")
+    target = write_results(tmp_path / "report", results({}))
+    before = snapshot(tmp_path)
 
     def interrupted() -> None:
-        with replaced_directory(target, "results.json") as staging:
+        with replaced_directory(target, REPORT_MARKER) as staging:
             (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         interrupted()
-    assert snapshot(tmp_path) == {"report": None, "report/results.json": b"{}"}
+    assert snapshot(tmp_path) == before
 
 
 def test_checks_name_the_option_and_the_path(tmp_path: Path) -> None:
@@ -255,14 +395,13 @@ def test_checks_name_the_option_and_the_path(tmp_path: Path) -> None:
 
 
 def test_a_link_to_a_report_is_replaced_by_the_new_report(tmp_path: Path) -> None:
-    real = tmp_path / "real"
-    real.mkdir()
-    (real / "results.json").write_text("{}", encoding="utf-8")
+    real = write_results(tmp_path / "real", results({}))
+    old = (real / "results.json").read_bytes()
     link = tmp_path / "report"
     link.symlink_to(real, target_is_directory=True)
-    with replaced_directory(link, "results.json") as staging:
+    with replaced_directory(link, REPORT_MARKER) as staging:
         (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
     assert not link.is_symlink()
     assert (link / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
-    assert (real / "results.json").read_text(encoding="utf-8") == "{}"  # the target untouched
+    assert (real / "results.json").read_bytes() == old  # the target untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "report"]
