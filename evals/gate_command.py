@@ -24,6 +24,9 @@ from ragward.evals.measures import measure_name
 
 __all__ = ["add_gate_parser", "run_gate"]
 
+#: More sign patterns than this buy no verdict a user could tell apart, only minutes.
+_MAX_TRIALS = 10_000_000
+
 
 def add_gate_parser(commands: Any) -> None:
     """Add the ``gate`` subcommand."""
@@ -117,8 +120,8 @@ def run_gate(args: argparse.Namespace) -> int:
 
     if not 0.0 < args.alpha < 1.0:
         raise InputError(f"--alpha must lie in (0, 1), got {args.alpha}")
-    if args.trials < 1:
-        raise InputError(f"--trials must be >= 1, got {args.trials}")
+    if not 1 <= args.trials <= _MAX_TRIALS:
+        raise InputError(f"--trials must lie in [1, {_MAX_TRIALS}], got {args.trials}")
     tolerance, default_tolerance = _tolerance(args.tolerance)
     target = args.summary
     if target is None:
