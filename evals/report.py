@@ -14,7 +14,9 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragward.evals.grid import Grid, RetrievalSetting
+from ragward.conformance.identity import ImplementationIdentity
+from ragward.evals.fingerprints import fingerprints
+from ragward.evals.grid import OWN_INDEX, Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.plots import Series, line_chart
 from ragward.evals.records import Dataset
@@ -27,13 +29,17 @@ __all__ = [
     "FORMAT",
     "REPORT_MARKER",
     "build_results",
+    "identity_of",
     "setting_data",
     "table",
     "trec_files",
     "write_report",
 ]
 
-FORMAT = "ragward-eval/1"
+#: The format tag of ``results.json``; 2 added ``fingerprints`` (what the figures were
+#: computed from: :mod:`ragward.evals.fingerprints`) and named an index the implementation
+#: built its own way ``own`` (its chunking and embedder null).
+FORMAT = "ragward-eval/2"
 
 #: The file that makes a directory an eval report, which a new report may replace.
 REPORT_MARKER = "results.json"
@@ -63,7 +69,8 @@ def build_results(
     scores: Sequence[SettingScores],
     gold: Mapping[float, GroundingScores],
 ) -> dict[str, Any]:
-    """The content of ``results.json``."""
+    """The content of ``results.json``; ``implementation`` is the ``--impl`` string (or
+    how an ``--external`` peer is named)."""
     claims = dataset.split_claims(split)
     return {
         "format": FORMAT,
@@ -77,6 +84,9 @@ def build_results(
             "sources": dict(dataset.sources),
         },
         "implementation": implementation,
+        "fingerprints": fingerprints(
+            dataset, split, grid, identity_of(implementation, outcome), outcome.models
+        ),
         "index_settings_passed": outcome.index_settings_passed,
         "first_stages_reused": outcome.staged,
         "depth_unit": outcome.depth_unit,
@@ -101,6 +111,15 @@ def build_results(
     }
 
 
+def identity_of(implementation: str, outcome: GridOutcome) -> ImplementationIdentity:
+    """The identity of the implementation that gave ``outcome``, named ``implementation``."""
+    if outcome.capabilities is None:
+        raise ValueError("the grid ran no system: no capabilities to report")
+    return ImplementationIdentity(
+        implementation, outcome.capabilities, outcome.index_settings_passed
+    )
+
+
 def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
     """One row per setting: its knobs and the mean of every measure."""
     rows = []
@@ -108,9 +127,8 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
     for entry in results["settings"]:
         measures = list(entry["means"])
         knobs = [
-            f"{entry['max_tokens']}/{entry['overlap_tokens']}"
-            + (f"+lex{entry['lexical_max_tokens']}" if entry.get("lexical_max_tokens") else ""),
-            entry["embedder"],
+            _chunking_label(entry),
+            _own(entry["embedder"]),
             entry["mode"],
             "" if entry["rrf_k"] is None else f"{entry['rrf_k']:g}",
             _reranker_label(entry["rerank"]),
@@ -158,6 +176,40 @@ def trec_files(dataset: Dataset, split: str, outcome: GridOutcome) -> dict[str, 
     return files
 
 
+def _own(value: object) -> str:
+    # null chunking or embedder: the implementation's own (its index settings not passed)
+    return OWN_INDEX if value is None else str(value)
+
+
+def _chunking_label(entry: Mapping[str, Any]) -> str:
+    if entry["max_tokens"] is None:
+        size = OWN_INDEX
+    else:
+        size = f"{entry['max_tokens']}/{entry['overlap_tokens']}"
+    lexical = entry.get("lexical_max_tokens")
+    return size + (f"+lex{lexical}" if lexical else "")
+
+
+def _fingerprint_lines(prints: Mapping[str, Any]) -> list[str]:
+    data = prints["data"]
+    hashes = [f"{key} `{_short(value)}`" for key, value in data.items()]
+    hashes.append(f"grid `{_short(prints['grid'])}`")
+    lines = [
+        "## Fingerprints",
+        "",
+        f"Data and grid (sha256, first 12 hex digits): {', '.join(hashes)}. "
+        f"ragward {prints['ragward']}; index settings "
+        f"{'passed' if prints['implementation']['index_settings_passed'] else 'not passed'}.",
+        "",
+    ]
+    lines += [f"- `{label}`: {model}" for label, model in prints["models"].items()]
+    return [*lines, ""]
+
+
+def _short(value: str | None) -> str:
+    return "none" if value is None else value.removeprefix("sha256:")[:12]
+
+
 def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
     data = results["dataset"]
     lines = [
@@ -202,6 +254,8 @@ def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
             tabulate(rows, headers=headers, tablefmt="github", floatfmt=".2f"),
             "",
         ]
+    if "fingerprints" in results:
+        lines += _fingerprint_lines(results["fingerprints"])
     lines += ["Plots: " + ", ".join(f"`{name}`" for name in plot_names), ""]
     return "\n".join(lines)
 
@@ -227,7 +281,7 @@ def _plots(results: Mapping[str, Any]) -> dict[str, str]:
         for s in hybrid:
             if s["candidate_limit"] == limit:
                 rerank = f"rerank {_reranker_label(s['rerank'])}"
-                label = f"chunks {s['max_tokens']}/{s['overlap_tokens']} {s['embedder']} {rerank}"
+                label = f"chunks {_chunking_label(s)} {_own(s['embedder'])} {rerank}"
                 series.setdefault(label, []).append((s["rrf_k"], s["means"][metric]))
         plots[f"{metric}_vs_rrf_k.svg"] = line_chart(
             f"{metric} vs rrf_k (hybrid, candidate_limit {limit})",
