@@ -33,6 +33,24 @@ def test_tune_reports_choices_from_one_split_on_the_other(
     first = (out / "tune.json").read_bytes()
     assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
     assert (out / "tune.json").read_bytes() == first
+    capsys.readouterr()
+    # the data of both splits fingerprinted: the report split's as results.json has it
+    assert tuned["format"] == "ragward-tune/2"
+    prints = tuned["fingerprints"]
+    results = tmp_path / "results"
+    assert main(["eval", "--quiet", *argv[1:5], "--out", str(results)]) == 0
+    evaluated = json.loads((results / "results.json").read_text())["fingerprints"]
+    assert {key: prints["data"][key] for key in evaluated["data"]} == evaluated["data"]
+    assert {k: v for k, v in prints.items() if k != "data"} == {
+        k: v for k, v in evaluated.items() if k != "data"
+    }
+    assert set(prints["data"]) - set(evaluated["data"]) == {
+        "queries_tune",
+        "qrels_tune",
+        "claims_tune",
+    }
+    assert prints["data"]["qrels_tune"] != prints["data"]["qrels"]
+    assert prints["data"]["claims_tune"] is None  # no claim of split train
 
 
 def test_tune_refuses_one_split_for_both(
