@@ -168,12 +168,13 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                 rows.append(
                     row(label, _show(t), best, lambda s, t=t: s.grounding[t].measures()[grounding])
                 )
-        for name in ("f1", "precision", "recall", "false_support", "coverage"):
+        # not ``name``: that is the implementation's, recorded below
+        for measure in ("f1", "precision", "recall", "false_support", "coverage"):
             detail.append(
                 [
-                    name,
-                    best.grounding[threshold].measures()[name],
-                    held[best.setting.id].grounding[threshold].measures()[name],
+                    measure,
+                    best.grounding[threshold].measures()[measure],
+                    held[best.setting.id].grounding[threshold].measures()[measure],
                 ]
             )
     headers = ["choice", "value", f"on {args.tune_split}", f"on {args.report_split}"]

@@ -9,14 +9,19 @@ import pytest
 
 from ragward.cli import main
 from ragward.evals.tune import choose
-from tests.evals.dataset_files import write_dataset
+from tests.evals.dataset_files import BASE, write_dataset
 from tests.evals.test_eval_cli import SMALL_GRID
 
 
 def test_tune_reports_choices_from_one_split_on_the_other(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = write_dataset(tmp_path / "data", files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]})
+    c2 = json.loads(BASE["claims.jsonl"][1])
+    data = write_dataset(
+        tmp_path / "data",
+        {"claims.jsonl": {2: json.dumps({**c2, "split": "train"})}},  # a claim to tune on
+        files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]},
+    )
     grid = tmp_path / "grid.toml"
     grid.write_text(SMALL_GRID, encoding="utf-8")
     out = tmp_path / "tuned"
@@ -36,6 +41,7 @@ def test_tune_reports_choices_from_one_split_on_the_other(
     capsys.readouterr()
     # the data of both splits fingerprinted: the report split's as results.json has it
     assert tuned["format"] == "ragward-tune/2"
+    assert tuned["implementation"] == "ragward.adapters:reference_factory"
     prints = tuned["fingerprints"]
     results = tmp_path / "results"
     assert main(["eval", "--quiet", *argv[1:5], "--out", str(results)]) == 0
@@ -50,7 +56,7 @@ def test_tune_reports_choices_from_one_split_on_the_other(
         "claims_tune",
     }
     assert prints["data"]["qrels_tune"] != prints["data"]["qrels"]
-    assert prints["data"]["claims_tune"] is None  # no claim of split train
+    assert prints["data"]["claims_tune"] not in (None, prints["data"]["claims"])
 
 
 def test_tune_refuses_one_split_for_both(
