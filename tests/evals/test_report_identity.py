@@ -180,7 +180,7 @@ def test_conform_json_says_what_ran_and_of_what(
         ["--impl", "ragward.adapters:reference_factory"],
         ["--impl", TOY],  # no index settings, fewer capabilities
         ["--impl", OWN],
-        ["--external", PEER],
+        pytest.param(["--external", PEER], marks=pytest.mark.slow),
     ],
 )
 def test_eval_and_conform_name_the_same_implementation_identically(
