@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragward import __version__
 from ragward.conformance.identity import ImplementationIdentity
@@ -39,7 +39,18 @@ from ragward.evals.grid import Grid, IndexSetting
 from ragward.evals.records import Dataset
 from ragward.evals.systems import a_type
 
-__all__ = ["data_fingerprints", "digest", "fingerprints", "grid_fingerprint", "models_of"]
+if TYPE_CHECKING:
+    from ragward.evals.runner import GridOutcome
+
+__all__ = [
+    "data_fingerprints",
+    "digest",
+    "fingerprints",
+    "grid_fingerprint",
+    "identity_of",
+    "markdown",
+    "models_of",
+]
 
 #: Grid keys that change no answer: a report's name and the split used when none is given
 #: (the split evaluated is fingerprinted by its data).
@@ -94,6 +105,15 @@ def fingerprints(
     }
 
 
+def identity_of(implementation: str, outcome: GridOutcome) -> ImplementationIdentity:
+    """The identity of the implementation that gave ``outcome``, named ``implementation``."""
+    if outcome.capabilities is None:
+        raise ValueError("the grid ran no system: no capabilities to report")
+    return ImplementationIdentity(
+        implementation, outcome.capabilities, outcome.index_settings_passed
+    )
+
+
 def models_of(system: object, index: IndexSetting, reranker: str | None, name: str) -> str:
     """The models ``system`` answers with: its ``model_identity`` (an optional attribute of
     an adapter, a string: the reference's says which embedder and reranker, with their
@@ -110,3 +130,25 @@ def models_of(system: object, index: IndexSetting, reranker: str | None, name: s
     if reranker is not None:
         asked.append(f"reranker {reranker}")
     return f"unreported ({', '.join(asked) if asked else 'its own index'})"
+
+
+def markdown(prints: Mapping[str, Any]) -> list[str]:
+    """The lines ``summary.md`` shows of a ``fingerprints`` block: short hashes, the
+    version, whether index settings were passed and each system's models."""
+    data = prints["data"]
+    hashes = [f"{key} `{_short(value)}`" for key, value in data.items()]
+    hashes.append(f"grid `{_short(prints['grid'])}`")
+    lines = [
+        "## Fingerprints",
+        "",
+        f"Data and grid (sha256, first 12 hex digits): {', '.join(hashes)}. "
+        f"ragward {prints['ragward']}; index settings "
+        f"{'passed' if prints['implementation']['index_settings_passed'] else 'not passed'}.",
+        "",
+    ]
+    lines += [f"- `{label}`: {model}" for label, model in prints["models"].items()]
+    return [*lines, ""]
+
+
+def _short(value: str | None) -> str:
+    return "none" if value is None else value.removeprefix("sha256:")[:12]

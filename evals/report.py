@@ -14,8 +14,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragward.conformance.identity import ImplementationIdentity
-from ragward.evals.fingerprints import fingerprints
+from ragward.evals.fingerprints import fingerprints, identity_of, markdown
 from ragward.evals.grid import OWN_INDEX, Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.plots import Series, line_chart
@@ -29,7 +28,6 @@ __all__ = [
     "FORMAT",
     "REPORT_MARKER",
     "build_results",
-    "identity_of",
     "setting_data",
     "table",
     "trec_files",
@@ -111,15 +109,6 @@ def build_results(
     }
 
 
-def identity_of(implementation: str, outcome: GridOutcome) -> ImplementationIdentity:
-    """The identity of the implementation that gave ``outcome``, named ``implementation``."""
-    if outcome.capabilities is None:
-        raise ValueError("the grid ran no system: no capabilities to report")
-    return ImplementationIdentity(
-        implementation, outcome.capabilities, outcome.index_settings_passed
-    )
-
-
 def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
     """One row per setting: its knobs and the mean of every measure."""
     rows = []
@@ -190,26 +179,6 @@ def _chunking_label(entry: Mapping[str, Any]) -> str:
     return size + (f"+lex{lexical}" if lexical else "")
 
 
-def _fingerprint_lines(prints: Mapping[str, Any]) -> list[str]:
-    data = prints["data"]
-    hashes = [f"{key} `{_short(value)}`" for key, value in data.items()]
-    hashes.append(f"grid `{_short(prints['grid'])}`")
-    lines = [
-        "## Fingerprints",
-        "",
-        f"Data and grid (sha256, first 12 hex digits): {', '.join(hashes)}. "
-        f"ragward {prints['ragward']}; index settings "
-        f"{'passed' if prints['implementation']['index_settings_passed'] else 'not passed'}.",
-        "",
-    ]
-    lines += [f"- `{label}`: {model}" for label, model in prints["models"].items()]
-    return [*lines, ""]
-
-
-def _short(value: str | None) -> str:
-    return "none" if value is None else value.removeprefix("sha256:")[:12]
-
-
 def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
     data = results["dataset"]
     lines = [
@@ -255,7 +224,7 @@ def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
             "",
         ]
     if "fingerprints" in results:
-        lines += _fingerprint_lines(results["fingerprints"])
+        lines += markdown(results["fingerprints"])
     lines += ["Plots: " + ", ".join(f"`{name}`" for name in plot_names), ""]
     return "\n".join(lines)
 

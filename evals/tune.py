@@ -222,8 +222,7 @@ def _fingerprints(
     """``results.json``'s fingerprints of the report split, with the tuning split's
     queries, judgements and claims beside them as ``queries_tune``, ``qrels_tune`` and
     ``claims_tune``."""
-    from ragward.evals.fingerprints import data_fingerprints, fingerprints
-    from ragward.evals.report import identity_of
+    from ragward.evals.fingerprints import data_fingerprints, fingerprints, identity_of
 
     identity = identity_of(name, outcome)
     prints = fingerprints(dataset, args.report_split, grid, identity, outcome.models)
