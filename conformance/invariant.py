@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 
 from ragward.conformance.contract import Factory
 
-__all__ = ["LEVELS", "REGISTRY", "Invariant", "Violation", "invariant"]
+__all__ = [
+    "LEVELS",
+    "REGISTRY",
+    "TEST_ONLY_PREFIX",
+    "Invariant",
+    "Violation",
+    "catalogue",
+    "invariant",
+]
 
 #: Levels, in the order a report lists them; a passing level reads as a compatibility claim.
 LEVELS: tuple[str, ...] = (
@@ -57,6 +65,18 @@ class Invariant:
 
 #: Every invariant the kit knows, by id, in registration order.
 REGISTRY: dict[str, Invariant] = {}
+
+#: Ids of throwaway invariants that the kit's own tests register for a while: never part
+#: of the kit.
+TEST_ONLY_PREFIX = "ZZ-"
+
+
+def catalogue() -> tuple[str, ...]:
+    """Every invariant id of this kit version, sorted (test-only ids left out): what a
+    report that ran the whole kit holds a verdict for."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+
+    return tuple(sorted(i for i in REGISTRY if not i.startswith(TEST_ONLY_PREFIX)))
 
 
 def invariant(

@@ -26,8 +26,9 @@ __all__ = [
     "verdict_data",
 ]
 
-#: Version of the JSON layout; bumped when a field changes meaning.
-SCHEMA = 1
+#: Version of the JSON layout; bumped when a field changes meaning. 2 added ``selection``,
+#: ``catalogue`` and ``fingerprints`` (the implementation's identity, ragward's version).
+SCHEMA = 2
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _DOC_KEYS = frozenset({"tenant", "doc_id", "text"})
@@ -67,13 +68,30 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
 
 
 def to_json(report: Report) -> str:
-    """The report as deterministic JSON text (ending in a newline)."""
+    """The report as deterministic JSON text (ending in a newline).
+
+    Besides the verdicts it says what a reader needs to trust them: ``selection``, the ids
+    the run was restricted to (null: the whole kit); ``catalogue``, every invariant id of
+    this kit version, so that a report can be checked complete; and ``fingerprints``:
+    ``implementation`` (:class:`~ragward.conformance.identity.ImplementationIdentity`, in
+    the form ``results.json`` records it, or null) and ``ragward``, the kit's version.
+    """
+    from ragward import __version__
+    from ragward.conformance.invariant import catalogue
+
+    identity = report.identity
     data = {
         "schema": SCHEMA,
         "implementation": _clean(report.implementation),
         "profile": report.profile,
         "passed": report.passed,
         "counts": report.counts(),
+        "selection": None if report.selection is None else sorted(report.selection),
+        "catalogue": list(catalogue()),
+        "fingerprints": {
+            "implementation": None if identity is None else identity.to_data(),
+            "ragward": __version__,
+        },
         "invariants": [verdict_data(verdict) for verdict in report.verdicts],
     }
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -22,6 +22,7 @@ from hypothesis.internal.conjecture import providers as _providers
 
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
+from ragward.conformance.identity import ImplementationIdentity
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.processes import close_other_processes, other_process
 from ragward.conformance.records import from_data, to_data
@@ -71,11 +72,17 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Report:
-    """All verdicts of one run, in level then id order."""
+    """All verdicts of one run, in level then id order.
+
+    ``selection`` is the ids the run was restricted to (None: the whole kit); ``identity``
+    says which implementation ran, as ``results.json`` says it (None when unknown).
+    """
 
     implementation: str
     profile: str
     verdicts: tuple[Verdict, ...]
+    selection: tuple[str, ...] | None = None
+    identity: ImplementationIdentity | None = None
 
     @property
     def passed(self) -> bool:
@@ -388,7 +395,12 @@ def run_conformance(
         )
         for inv in chosen
     )
-    return Report(name or getattr(factory, "__qualname__", repr(factory)), profile, verdicts)
+    return Report(
+        name or getattr(factory, "__qualname__", repr(factory)),
+        profile,
+        verdicts,
+        selection=None if select is None else tuple(inv.id for inv in chosen),
+    )
 
 
 def replay(

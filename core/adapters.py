@@ -27,6 +27,7 @@ from ragward.conformance.records import (
 )
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.evals.staged import HitKey, Listing
+from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named, reranker_named
 from ragward.reference import (
     AuthorizedRetriever,
@@ -284,6 +285,13 @@ class ReferenceSystem:
             tuple[tuple[str, ...], tuple[int, ...]],
             tuple[tuple[Hit, ...], tuple[tuple[float, str | None], ...]],
         ] = {}
+
+    @property
+    def model_identity(self) -> str:
+        """The models this system answers with, as eval reports record them (see
+        :mod:`ragward.models.identity`)."""
+        embedder = model_identity(self.retriever.embedder)
+        return f"embedder {embedder}; reranker {model_identity(self.retriever.reranker)}"
 
     def ingest(self, doc: Doc) -> bool:
         try:

@@ -18,6 +18,7 @@ import json
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,12 +123,13 @@ def run_conform(args: argparse.Namespace) -> int:
 
 def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str) -> int:
     from ragward.conformance.guard import guarded
+    from ragward.conformance.identity import ImplementationIdentity
     from ragward.conformance.loading import check_system
 
     chosen = _chosen(args.select)
     if args.json is not None:
         check_file(args.json, "--json")
-    check_system(guarded(factory, _call_timeout(args)), name)
+    capabilities = check_system(guarded(factory, _call_timeout(args)), name)
     report = _run(
         factory,
         name,
@@ -136,6 +138,12 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
         _replay_hint(origin, args.profile, args.json),
         _call_timeout(args),
         args.shrink_budget,
+    )
+    # What the JSON report says it is of and what it ran: for the gate to check it
+    report = replace(
+        report,
+        selection=None if args.select is None else tuple(chosen),
+        identity=ImplementationIdentity.of(name, factory, capabilities),
     )
     if args.json is not None:
         write_atomic(args.json, _to_json(report))
@@ -146,6 +154,7 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
 def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str, str]:
     """The factory, its display name, and the option that selects it again."""
     if args.external is not None:
+        from ragward.conformance.identity import external_spec
         from ragward.conformance.loading import peer_command
 
         command = peer_command(args.external)
@@ -156,11 +165,7 @@ def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Fac
         timeouts = {} if args.call_timeout is None else {"timeout": args.call_timeout}
         external = stack.enter_context(external_factory(command, **timeouts))  # stops the peers
         factory: Factory = external
-        return (
-            factory,
-            f"external: {shlex.join(command)}",
-            f"--external {shlex.quote(args.external)}",
-        )
+        return factory, external_spec(command), f"--external {shlex.quote(args.external)}"
     spec = args.impl or _DEFAULT_IMPL
     origin = f"--impl {shlex.quote(spec)}" if args.impl else ""
     return load_implementation(spec), spec, origin

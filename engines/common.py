@@ -20,6 +20,7 @@ import numpy as np
 
 from ragward.conformance.records import Asker, Doc, Hit, Policy
 from ragward.errors import InvalidArgument
+from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named
 from ragward.reference import Chunking, Document, Embedder, HashEmbedder, chunk_document
 from ragward.reference.text import tokenize
@@ -211,6 +212,11 @@ class Settings:
     @property
     def dimensions(self) -> int:
         return self.embedder.dimensions
+
+    @property
+    def model_identity(self) -> str:
+        """The embedder as eval reports record it (:mod:`ragward.models.identity`)."""
+        return f"embedder {model_identity(self.embedder)}"
 
 
 def settings_of(

@@ -225,6 +225,11 @@ class LanceSystem:
         self._indexed = False
         weakref.finalize(self, _doom, connection, (f"{name}_chunks", f"{name}_versions"))
 
+    @property
+    def model_identity(self) -> str:
+        """The models this system answers with, as eval reports record them."""
+        return self.settings.model_identity
+
     # -- writes ----------------------------------------------------------------------
 
     def ingest(self, doc: Doc) -> bool:

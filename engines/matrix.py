@@ -20,7 +20,8 @@ from typing import Any, TextIO
 
 from tabulate import tabulate
 
-from ragward.conformance.loading import load_factory
+from ragward.conformance.identity import ImplementationIdentity
+from ragward.conformance.loading import check_system, load_factory
 from ragward.conformance.report import summarize, to_json
 from ragward.conformance.runner import Report, Verdict, run_invariant
 from ragward.engines import Configuration
@@ -116,7 +117,13 @@ def run_column(
                 shrink_budget=shrink_budget,
             )
         )
-    report = Report(impl, profile, tuple(verdicts))
+    report = Report(
+        impl,
+        profile,
+        tuple(verdicts),
+        selection=None if select is None else tuple(inv.id for inv in chosen),
+        identity=ImplementationIdentity.of(impl, factory, check_system(factory, impl)),
+    )
     seconds = time.perf_counter() - started
     write_atomic(stored, to_json(report))
     return Column(configuration, report, seconds)

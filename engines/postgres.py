@@ -416,6 +416,11 @@ class PostgresSystem:
         self._create()
         weakref.finalize(self, database.doomed.append, self.schema)
 
+    @property
+    def model_identity(self) -> str:
+        """The models this system answers with, as eval reports record them."""
+        return self.settings.model_identity
+
     # -- schema -------------------------------------------------------------------------
 
     def _create(self) -> None:

@@ -217,6 +217,11 @@ class QdrantSystem:
         self.scoped_idf = scoped_idf
         self._encoder = _encoder()
 
+    @property
+    def model_identity(self) -> str:
+        """The models this system answers with, as eval reports record them."""
+        return self.settings.model_identity
+
     def ingest(self, doc: Doc) -> bool:
         seen = self.backend.version(doc.tenant, doc.doc_id)
         if seen is not None and doc.version <= seen:

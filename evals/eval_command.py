@@ -150,10 +150,11 @@ def prepare(
         raise InputError(f"--external {args.external!r}: {error}") from None
     if not command:
         raise InputError("--external needs a command to start the peer")
+    from ragward.conformance.identity import external_spec
     from ragward.conformance.wire import external_factory
 
     factory = stack.enter_context(external_factory(command))  # stops the peers
-    return dataset, grid, factory, f"external: {shlex.join(command)}"
+    return dataset, grid, factory, external_spec(command)
 
 
 def check_split(dataset: Any, split: str) -> None:

@@ -25,6 +25,7 @@ from ragward.evals.measures import parse_measures
 
 __all__ = [
     "NO_RERANK",
+    "OWN_INDEX",
     "OWN_RERANKER",
     "Grid",
     "IndexSetting",
@@ -45,16 +46,31 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
 }
 
 
-@dataclass(frozen=True, order=True)
+#: The label of an index the implementation built its own way (no index settings passed).
+OWN_INDEX = "own"
+
+
+@dataclass(frozen=True)
 class IndexSetting:
     """What one index is built with; ``lexical_max_tokens`` (with its overlap) gives the
-    lexical index chunks of its own size."""
+    lexical index chunks of its own size.
 
-    max_tokens: int
-    overlap_tokens: int
-    embedder: str
+    ``max_tokens``, ``overlap_tokens`` and ``embedder`` are None for an index the
+    implementation chunked and embedded its own way, because it takes no index settings
+    (:meth:`own`): such an index is labelled ``own``, never by a grid's chunking and
+    embedder that were not passed to it.
+    """
+
+    max_tokens: int | None
+    overlap_tokens: int | None
+    embedder: str | None
     lexical_max_tokens: int | None = None
     lexical_overlap_tokens: int = 0
+
+    @property
+    def is_own(self) -> bool:
+        """Whether the implementation chose the chunking and embedder itself."""
+        return self.max_tokens is None
 
     @property
     def label(self) -> str:
@@ -63,7 +79,14 @@ class IndexSetting:
             if self.lexical_max_tokens is None
             else f"+lex{self.lexical_max_tokens}o{self.lexical_overlap_tokens}"
         )
+        if self.is_own:
+            return f"{OWN_INDEX}{lexical}"
         return f"c{self.max_tokens}o{self.overlap_tokens}{lexical}/{self.embedder}"
+
+    def own(self) -> IndexSetting:
+        """This setting as what runs when the chunking and embedder are not passed: the
+        implementation's own (the lexical chunk size, passed separately, is kept)."""
+        return IndexSetting(None, None, None, self.lexical_max_tokens, self.lexical_overlap_tokens)
 
 
 #: The reranker name that turns reranking off, and the one that keeps the system's own.
@@ -137,7 +160,8 @@ class Grid:
         return tuple(s for index in self.indexes for s in self.settings(index))
 
     def to_data(self) -> dict[str, Any]:
-        """The grid as TOML-shaped data (what ``results.json`` records)."""
+        """The grid as TOML-shaped data (what ``results.json`` records); an index the
+        implementation built its own way has null chunking and embedder."""
         return {
             "name": self.name,
             "split": self.split,
@@ -310,7 +334,7 @@ def _rerankers(raw: Any, fail: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _chunking_data(index: IndexSetting) -> dict[str, int]:
+def _chunking_data(index: IndexSetting) -> dict[str, int | None]:
     data = {"max_tokens": index.max_tokens, "overlap_tokens": index.overlap_tokens}
     if index.lexical_max_tokens is not None:
         data["lexical_max_tokens"] = index.lexical_max_tokens

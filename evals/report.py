@@ -14,7 +14,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragward.evals.grid import Grid, RetrievalSetting
+from ragward.evals.fingerprints import fingerprints, identity_of, markdown
+from ragward.evals.grid import OWN_INDEX, Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.plots import Series, line_chart
 from ragward.evals.records import Dataset
@@ -33,7 +34,10 @@ __all__ = [
     "write_report",
 ]
 
-FORMAT = "ragward-eval/1"
+#: The format tag of ``results.json``; 2 added ``fingerprints`` (what the figures were
+#: computed from: :mod:`ragward.evals.fingerprints`) and named an index the implementation
+#: built its own way ``own`` (its chunking and embedder null).
+FORMAT = "ragward-eval/2"
 
 #: What makes a directory an eval report, which a new report may replace: a
 #: ``results.json`` tagged with ``FORMAT`` (any version of it).
@@ -64,7 +68,8 @@ def build_results(
     scores: Sequence[SettingScores],
     gold: Mapping[float, GroundingScores],
 ) -> dict[str, Any]:
-    """The content of ``results.json``."""
+    """The content of ``results.json``; ``implementation`` is the ``--impl`` string (or
+    how an ``--external`` peer is named)."""
     claims = dataset.split_claims(split)
     return {
         "format": FORMAT,
@@ -78,6 +83,9 @@ def build_results(
             "sources": dict(dataset.sources),
         },
         "implementation": implementation,
+        "fingerprints": fingerprints(
+            dataset, split, grid, identity_of(implementation, outcome), outcome.models
+        ),
         "index_settings_passed": outcome.index_settings_passed,
         "first_stages_reused": outcome.staged,
         "depth_unit": outcome.depth_unit,
@@ -109,9 +117,8 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
     for entry in results["settings"]:
         measures = list(entry["means"])
         knobs = [
-            f"{entry['max_tokens']}/{entry['overlap_tokens']}"
-            + (f"+lex{entry['lexical_max_tokens']}" if entry.get("lexical_max_tokens") else ""),
-            entry["embedder"],
+            _chunking_label(entry),
+            _own(entry["embedder"]),
             entry["mode"],
             "" if entry["rrf_k"] is None else f"{entry['rrf_k']:g}",
             _reranker_label(entry["rerank"]),
@@ -160,6 +167,20 @@ def trec_files(dataset: Dataset, split: str, outcome: GridOutcome) -> dict[str, 
     return files
 
 
+def _own(value: object) -> str:
+    # null chunking or embedder: the implementation's own (its index settings not passed)
+    return OWN_INDEX if value is None else str(value)
+
+
+def _chunking_label(entry: Mapping[str, Any]) -> str:
+    if entry["max_tokens"] is None:
+        size = OWN_INDEX
+    else:
+        size = f"{entry['max_tokens']}/{entry['overlap_tokens']}"
+    lexical = entry.get("lexical_max_tokens")
+    return size + (f"+lex{lexical}" if lexical else "")
+
+
 def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
     data = results["dataset"]
     lines = [
@@ -204,6 +225,8 @@ def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
             tabulate(rows, headers=headers, tablefmt="github", floatfmt=".2f"),
             "",
         ]
+    if "fingerprints" in results:
+        lines += markdown(results["fingerprints"])
     lines += ["Plots: " + ", ".join(f"`{name}`" for name in plot_names), ""]
     return "\n".join(lines)
 
@@ -229,7 +252,7 @@ def _plots(results: Mapping[str, Any]) -> dict[str, str]:
         for s in hybrid:
             if s["candidate_limit"] == limit:
                 rerank = f"rerank {_reranker_label(s['rerank'])}"
-                label = f"chunks {s['max_tokens']}/{s['overlap_tokens']} {s['embedder']} {rerank}"
+                label = f"chunks {_chunking_label(s)} {_own(s['embedder'])} {rerank}"
                 series.setdefault(label, []).append((s["rrf_k"], s["means"][metric]))
         plots[f"{metric}_vs_rrf_k.svg"] = line_chart(
             f"{metric} vs rrf_k (hybrid, candidate_limit {limit})",

@@ -22,10 +22,11 @@ from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
 
-from ragward.conformance.contract import GroundingSystem, RetrievalSystem
+from ragward.conformance.contract import Capabilities, GroundingSystem, RetrievalSystem
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.errors import AdapterError, RagwardError
 from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
+from ragward.evals.fingerprints import models_of
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Claim, Dataset
@@ -108,6 +109,10 @@ class GridOutcome:
     staged: bool = False
     index_settings_passed: bool = True
     depth_unit: str = "chunks"
+    #: What the systems built declare (the first one's), and the models each answered
+    #: with, by its index label (see :func:`ragward.evals.fingerprints.models_of`).
+    capabilities: Capabilities | None = None
+    models: dict[str, str] = field(default_factory=dict)
     work: dict[str, int] = field(default_factory=dict)
     #: Wall seconds by phase: ``ingest``, ``first_stages`` and ``finishes`` (or
     #: ``retrieves`` without reuse), ``checks`` (staged answers checked against retrieve),
@@ -143,6 +148,7 @@ def _run_grid(
     stream: TextIO,
 ) -> GridOutcome:
     builder = SystemBuilder(factory, name, grid)
+    grid = builder.as_run(grid)  # an index built the implementation's own way named so
     queries = {q.query_id: q for split in splits for q in dataset.split_queries(split)}
     claims = [c for split in splits for c in dataset.split_claims(split)]
     questions: dict[str, Question] = {
@@ -172,6 +178,9 @@ def _run_grid(
         builder.check(system, grid)
         work["indexes"] += 1
         label = index.label if reranker is None else f"{index.label} rerank-{reranker}"
+        if outcome.capabilities is None:
+            outcome.capabilities = system.capabilities
+        outcome.models[label] = models_of(system, index, reranker, name)
         started = clock()
         with progress(len(dataset.docs), f"index {label}", stream=stream) as bar:
             _ingest_all(system, dataset.docs, name, work, bar)

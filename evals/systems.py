@@ -3,22 +3,24 @@
 The evals reach an implementation through the conformance kit's factory. A factory that
 accepts the keywords ``max_tokens``, ``overlap_tokens`` and ``embedder`` is given each
 index setting of the grid; one that does not can still be evaluated, with a grid of a
-single index setting, which then describes the implementation's own index. A grid that
+single index setting, whose chunking and embedder are then not passed: its index is the
+implementation's own, and its settings are named ``own/...``, never by the grid's
+chunking and embedder (:meth:`SystemBuilder.as_run`). A grid that
 names rerankers (``retrieval.rerank = ["minilm"]``) needs a factory that also accepts
 ``reranker``: one system is built per index setting and named reranker.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from ragward.conformance.contract import RetrievalSystem
+from ragward.conformance.identity import INDEX_KEYWORDS, takes_index_settings, takes_keywords
 from ragward.conformance.loading import FactoryError, a_type, check_built, one_line
 from ragward.errors import AdapterError, InputError, RagwardError
-from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting
+from ragward.evals.grid import NO_RERANK, OWN_INDEX, OWN_RERANKER, Grid, IndexSetting
 
 __all__ = [
     "INDEX_KEYWORDS",
@@ -29,29 +31,6 @@ __all__ = [
     "takes_index_settings",
     "takes_keywords",
 ]
-
-INDEX_KEYWORDS = ("max_tokens", "overlap_tokens", "embedder")
-
-
-def takes_keywords(factory: Callable[..., Any], names: tuple[str, ...]) -> bool:
-    """Whether ``factory`` accepts every keyword of ``names`` (read from its signature)."""
-    try:
-        parameters = inspect.signature(factory).parameters
-    except (TypeError, ValueError):
-        return False
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return True
-    return all(
-        name in parameters
-        and parameters[name].kind
-        in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        for name in names
-    )
-
-
-def takes_index_settings(factory: Callable[..., Any]) -> bool:
-    """Whether ``factory`` accepts every index keyword (read from its signature)."""
-    return takes_keywords(factory, INDEX_KEYWORDS)
 
 
 class SystemBuilder:
@@ -80,6 +59,13 @@ class SystemBuilder:
                 f"{name} takes no reranker keyword, so it cannot be built with reranker "
                 f"{grid.named_rerankers()[0]!r}; give retrieval.rerank true/false instead"
             )
+
+    def as_run(self, grid: Grid) -> Grid:
+        """``grid`` as this builder runs it: when the index settings are not passed, its
+        index is the implementation's own (:meth:`IndexSetting.own`), and so named."""
+        if self.passes_settings:
+            return grid
+        return replace(grid, indexes=tuple(dict.fromkeys(i.own() for i in grid.indexes)))
 
     def build(self, index: IndexSetting, reranker: str | None = None) -> RetrievalSystem:
         """A fresh system for ``index``, built with ``reranker`` when one is named."""
@@ -141,10 +127,14 @@ def fit_grid(grid: Grid, factory: Callable[..., Any], name: str) -> tuple[Grid, 
     built to read its capabilities. Nothing of the grid left to run is an error.
     """
     dropped: list[str] = []
-    if len(grid.indexes) > 1 and not takes_index_settings(factory):
-        rest = ", ".join(index.label for index in grid.indexes[1:])
-        dropped.append(f"index settings {rest} (it takes no {', '.join(INDEX_KEYWORDS)})")
-        grid = replace(grid, indexes=grid.indexes[:1])
+    if not takes_index_settings(factory):
+        named = ", ".join(index.label for index in grid.indexes if not index.is_own)
+        if named:
+            dropped.append(
+                f"index settings {named} (it takes no {', '.join(INDEX_KEYWORDS)}; its own "
+                f"index is reported as {OWN_INDEX!r})"
+            )
+        grid = replace(grid, indexes=(grid.indexes[0].own(),))
     if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
         kept = tuple(r for r in grid.reranks if r in (NO_RERANK, OWN_RERANKER)) or (NO_RERANK,)
         dropped.append(f"rerank {', '.join(grid.named_rerankers())} (it takes no reranker)")

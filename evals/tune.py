@@ -25,12 +25,14 @@ from ragward.evals.eval_command import add_dataset_options
 from ragward.evals.measures import measure_name
 from ragward.outputs import ReportKind
 
-__all__ = ["add_tune_parser", "choose", "run_tune"]
+__all__ = ["FORMAT", "add_tune_parser", "choose", "run_tune"]
 
+#: The format tag of ``tune.json``; 2 added ``fingerprints`` (as ``results.json``'s, of
+#: the report split, with the tuning split's data beside it).
+FORMAT = "ragward-tune/2"
 _GROUNDING_OBJECTIVES = ("accuracy", "f1", "precision", "recall")
-_FORMAT = "ragward-tune/1"
 #: What makes a directory a tune report, which a new one replaces.
-_MARKER = ReportKind("tune.json", _FORMAT, "tune report")
+_MARKER = ReportKind("tune.json", FORMAT, "tune report")
 
 
 def add_tune_parser(commands: Any) -> None:
@@ -169,12 +171,13 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                 rows.append(
                     row(label, _show(t), best, lambda s, t=t: s.grounding[t].measures()[grounding])
                 )
-        for name in ("f1", "precision", "recall", "false_support", "coverage"):
+        # not ``name``: that is the implementation's, recorded below
+        for measure in ("f1", "precision", "recall", "false_support", "coverage"):
             detail.append(
                 [
-                    name,
-                    best.grounding[threshold].measures()[name],
-                    held[best.setting.id].grounding[threshold].measures()[name],
+                    measure,
+                    best.grounding[threshold].measures()[measure],
+                    held[best.setting.id].grounding[threshold].measures()[measure],
                 ]
             )
     headers = ["choice", "value", f"on {args.tune_split}", f"on {args.report_split}"]
@@ -187,10 +190,11 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             floatfmt=".4f",
         )
     data: dict[str, Any] = {
-        "format": _FORMAT,
+        "format": FORMAT,
         "name": grid.name,
         "dataset": dataset.name,
         "implementation": name,
+        "fingerprints": _fingerprints(dataset, grid, name, outcome, args),
         "tune_split": args.tune_split,
         "report_split": args.report_split,
         "objective": objective,
@@ -213,6 +217,21 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     print(text)
     print(f"\nwrote {out / 'tune.json'}, {out / 'tune.md'}")
     return 0
+
+
+def _fingerprints(
+    dataset: Any, grid: Any, name: str, outcome: Any, args: argparse.Namespace
+) -> dict[str, Any]:
+    """``results.json``'s fingerprints of the report split, with the tuning split's
+    queries, judgements and claims beside them as ``queries_tune``, ``qrels_tune`` and
+    ``claims_tune``."""
+    from ragward.evals.fingerprints import data_fingerprints, fingerprints, identity_of
+
+    identity = identity_of(name, outcome)
+    prints = fingerprints(dataset, args.report_split, grid, identity, outcome.models)
+    tuned = data_fingerprints(dataset, args.tune_split)
+    prints["data"].update({f"{key}_tune": tuned[key] for key in ("queries", "qrels", "claims")})
+    return prints
 
 
 def _default_setting(report: Sequence[Any], chosen: Any) -> Any:

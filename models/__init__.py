@@ -8,6 +8,7 @@ from ragward.models.cache import (
     default_cache_dir,
     text_key,
 )
+from ragward.models.identity import model_identity
 from ragward.models.minilm import DIMENSIONS, MAX_WORD_PIECES, PACKAGINGS, MiniLMEmbedder
 from ragward.models.registry import (
     EMBEDDERS,
@@ -33,6 +34,7 @@ __all__ = [
     "default_cache_dir",
     "embedder_named",
     "encoding_stats",
+    "model_identity",
     "reranker_named",
     "text_key",
 ]

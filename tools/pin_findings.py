@@ -69,7 +69,8 @@ def still_fails(configuration: Configuration, verdict: Verdict) -> bool:
     random state: a finding must not depend on it)."""
     with tempfile.TemporaryDirectory() as folder:
         case = Path(folder) / "case.json"
-        case.write_text(to_json(Report(impl_of(configuration), "ci", (verdict,))), "utf-8")
+        pinned = Report(impl_of(configuration), "ci", (verdict,), selection=(verdict.id,))
+        case.write_text(to_json(pinned), "utf-8")
         impl = impl_of(configuration)
         command = [sys.executable, "-m", "ragward", "conform", "--impl", impl]
         for seed in SEEDS:
@@ -99,6 +100,7 @@ def _write(configuration: Configuration, verdicts: dict[str, Verdict]) -> None:
         impl_of(configuration),
         "ci",
         tuple(replace(v, replay=hint.format(v.id)) for v in kept),
+        selection=tuple(v.id for v in kept),  # the failures kept, not a run of the kit
     )
     path.write_text(to_json(report), encoding="utf-8")
 

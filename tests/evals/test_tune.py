@@ -9,14 +9,19 @@ import pytest
 
 from ragward.cli import main
 from ragward.evals.tune import choose
-from tests.evals.dataset_files import write_dataset
+from tests.evals.dataset_files import BASE, write_dataset
 from tests.evals.test_eval_cli import SMALL_GRID
 
 
 def test_tune_reports_choices_from_one_split_on_the_other(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = write_dataset(tmp_path / "data", files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]})
+    c2 = json.loads(BASE["claims.jsonl"][1])
+    data = write_dataset(
+        tmp_path / "data",
+        {"claims.jsonl": {2: json.dumps({**c2, "split": "train"})}},  # a claim to tune on
+        files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]},
+    )
     grid = tmp_path / "grid.toml"
     grid.write_text(SMALL_GRID, encoding="utf-8")
     out = tmp_path / "tuned"
@@ -33,6 +38,25 @@ def test_tune_reports_choices_from_one_split_on_the_other(
     first = (out / "tune.json").read_bytes()
     assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
     assert (out / "tune.json").read_bytes() == first
+    capsys.readouterr()
+    # the data of both splits fingerprinted: the report split's as results.json has it
+    assert tuned["format"] == "ragward-tune/2"
+    assert tuned["implementation"] == "ragward.adapters:reference_factory"
+    prints = tuned["fingerprints"]
+    results = tmp_path / "results"
+    assert main(["eval", "--quiet", *argv[1:5], "--out", str(results)]) == 0
+    evaluated = json.loads((results / "results.json").read_text())["fingerprints"]
+    assert {key: prints["data"][key] for key in evaluated["data"]} == evaluated["data"]
+    assert {k: v for k, v in prints.items() if k != "data"} == {
+        k: v for k, v in evaluated.items() if k != "data"
+    }
+    assert set(prints["data"]) - set(evaluated["data"]) == {
+        "queries_tune",
+        "qrels_tune",
+        "claims_tune",
+    }
+    assert prints["data"]["qrels_tune"] != prints["data"]["qrels"]
+    assert prints["data"]["claims_tune"] not in (None, prints["data"]["claims"])
 
 
 def test_tune_refuses_one_split_for_both(
