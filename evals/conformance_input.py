@@ -50,9 +50,11 @@ def read_conformance(
             f"{data.get('schema')!r}: written by an earlier ragward "
             f"conform (schema {SCHEMA} names its implementation and selection); run it again",
         )
-    if data.get("implementation") != implementation:
+    prints = data.get("fingerprints")
+    theirs = prints.get("implementation") if isinstance(prints, dict) else None
+    if theirs != implementation:
         raise InputError.at(
-            path, None, "implementation", _mismatch(data.get("implementation"), implementation)
+            path, None, "fingerprints.implementation", _mismatch(theirs, implementation)
         )
     failed: list[str] = []
     ran: set[str] = set()
@@ -70,7 +72,7 @@ def read_conformance(
     catalogue = data.get("catalogue")
     if not isinstance(catalogue, list) or not all(isinstance(i, str) for i in catalogue):
         raise InputError.at(path, None, "catalogue", "missing or not a list of invariant ids")
-    selected = data.get("selected") is not None
+    selected = data.get("selection") is not None
     not_run = tuple(sorted((set(catalogue) | kit) - ran))
     return Conformance(len(data["invariants"]), tuple(failed), not_run, selected)
 

@@ -17,18 +17,19 @@ _EXPLORATORY_ROWS = 20
 def summary(result: GateResult, *, alpha: float, baseline: str, current: str) -> str:
     """The markdown of :func:`ragward.evals.gate.compare`'s result."""
     verdict = "PASS" if result.passed else "FAIL"
-    test = (
-        f"every one of {result.trials} sign patterns"
-        if result.exact
-        else f"{result.trials} random sign patterns"
-    )
+    if result.exact and result.trials <= 1:
+        test = "sign flips of the questions that differ (none does)"
+    elif result.exact:
+        test = f"all {result.trials} sign patterns of the questions that differ (exact)"
+    else:
+        test = f"{result.trials} random sign patterns"
     lines = [
         f"# Quality gate: {verdict}",
         "",
         f"Baseline `{baseline}`, current `{current}`. {len(result.findings)} gated comparisons, "
-        f"judged together by a Westfall-Young max-T step-down test over {test} shared by "
-        f"every query and claim (family-wise alpha {alpha:g}; the smallest adjusted p-value "
-        f"this test can reach is {result.floor:.4g}).",
+        f"judged together by a Westfall-Young max-T step-down test over {test}, one sign per "
+        f"query and per claim shared by every comparison (family-wise alpha {alpha:g}; the "
+        f"smallest adjusted p-value this gate can reach is {result.floor:.4g}).",
         "",
     ]
     lines += _failures(result)

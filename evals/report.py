@@ -19,6 +19,7 @@ from ragward.evals.grid import OWN_INDEX, Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.plots import Series, line_chart
 from ragward.evals.records import Dataset
+from ragward.evals.run_results import FORMAT
 from ragward.evals.runner import GridOutcome
 from ragward.evals.scoring import SettingScores
 from ragward.evals.trec import qrels_text, run_text
@@ -34,10 +35,6 @@ __all__ = [
     "write_report",
 ]
 
-#: The format tag of ``results.json``; 2 added ``fingerprints`` (what the figures were
-#: computed from: :mod:`ragward.evals.fingerprints`) and named an index the implementation
-#: built its own way ``own`` (its chunking and embedder null).
-FORMAT = "ragward-eval/2"
 
 #: What makes a directory an eval report, which a new report may replace: a
 #: ``results.json`` tagged with ``FORMAT`` (any version of it).

@@ -18,7 +18,9 @@ from ragward.evals.jsonl import read_text
 
 __all__ = ["FORMAT", "LEGACY_FORMATS", "load_results", "measure_range", "read_json"]
 
-#: The format tag of an eval run's ``results.json``.
+#: The format tag of ``results.json``; 2 added ``fingerprints`` (what the figures were
+#: computed from: :mod:`ragward.evals.fingerprints`) and named an index the implementation
+#: built its own way ``own`` (its chunking and embedder null).
 FORMAT = "ragward-eval/2"
 #: Tags of earlier layouts: read by nothing, named in the error that refuses them.
 LEGACY_FORMATS = ("ragward-eval/1",)

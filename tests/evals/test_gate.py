@@ -322,8 +322,9 @@ def _report(tmp_path: Path, verdicts: dict[str, str], **changes: Any) -> Path:
     entries = [{"id": i, "verdict": verdicts.get(i, "pass")} for i in kit]
     data: dict[str, Any] = {
         "schema": 2,
-        "implementation": dict(IMPLEMENTATION),
-        "selected": None,
+        "implementation": IMPLEMENTATION["spec"],
+        "fingerprints": {"implementation": dict(IMPLEMENTATION), "ragward": "0.1.0"},
+        "selection": None,
         "catalogue": kit,
         "invariants": entries,
     }
@@ -367,7 +368,7 @@ def test_a_partial_report_fails_unless_allowed(
 
     first = sorted(_kit())[0]
     selected = _report(
-        tmp_path, {}, selected=[first], invariants=[{"id": first, "verdict": "pass"}]
+        tmp_path, {}, selection=[first], invariants=[{"id": first, "verdict": "pass"}]
     )
     assert _gated_with(tmp_path, selected) == 1
     summary = (tmp_path / "now" / "gate.md").read_text()
@@ -386,9 +387,12 @@ def test_a_partial_report_fails_unless_allowed(
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
-        ({"implementation": dict(IMPLEMENTATION, spec="other:factory")}, "the report is of"),
         (
-            {"implementation": dict(IMPLEMENTATION, capabilities={"lexical": True})},
+            {"fingerprints": {"implementation": dict(IMPLEMENTATION, spec="other:factory")}},
+            "the report is of",
+        ),
+        (
+            {"fingerprints": {"implementation": dict(IMPLEMENTATION, capabilities={"x": True})}},
             "capabilities of 'ragward.adapters:reference_factory' differ",
         ),
         ({"schema": 1}, "written by an earlier ragward conform"),
@@ -456,7 +460,7 @@ def _process_case(tmp_path: Path, case: str) -> list[str]:
         verdicts = {first: "error"} if case == "errored-invariant" else {}
         changes: dict[str, Any] = {}
         if case == "selected-invariant":
-            changes = {"selected": [first], "invariants": [{"id": first, "verdict": "pass"}]}
+            changes = {"selection": [first], "invariants": [{"id": first, "verdict": "pass"}]}
         report = _report(tmp_path, verdicts, **changes)
         return ["--baseline", str(base), "--current", str(now), "--conformance", str(report)]
     return ["--baseline", str(base), "--current", str(now), "--trials", "2000"]
