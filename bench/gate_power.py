@@ -40,10 +40,10 @@ from ragward.bench.degraded import (
     StaleIndex,
     degraded_factory,
 )
-from ragward.bench.power_grids import SHAPES, power_grid
-from ragward.bench.power_tally import Subject, Tally, judge_repeat
+from ragward.bench.power_grids import SHAPES
+from ragward.bench.power_tally import Subject, Tally, grids_of, judge_repeat, subject_named
 from ragward.errors import InputError, RagwardError
-from ragward.evals.grid import Grid, IndexSetting, default_grid
+from ragward.evals.grid import Grid
 from ragward.evals.runner import GridOutcome, run_grid
 
 __all__ = ["PLANTS", "Plant", "main"]
@@ -82,27 +82,11 @@ PLANTS = (
 )
 #: The plant whose two draws make the second null row.
 NULL_NOISE = "noise-4"
-
-_SCIFACT_INDEXES = (IndexSetting(256, 32, "hash-256"), IndexSetting(128, 16, "hash-256"))
-
-
-def _subject(name: str, data: Path | None) -> Subject:
-    from ragward.datasets import bundled
-    from ragward.evals.datasets import load_dataset
-
-    if name == "tidewater":
-        return Subject(name, load_dataset(bundled()), "test", default_grid().indexes)
-    assert data is not None
-    claims = {"test": data / "claims_dev.jsonl"}
-    return Subject(name, load_dataset(data / "beir", claims=claims), "test", _SCIFACT_INDEXES)
-
-
-def _grids(subject: Subject, sizes: Sequence[int]) -> dict[int, Grid]:
-    shapes = [shape for shape in SHAPES if shape.comparisons in sizes]
-    return {
-        s.comparisons: power_grid(f"{subject.name}-{s.comparisons}", subject.indexes, s)
-        for s in shapes
-    }
+#: The rows where nothing changed: the gate should not fail.
+NULLS = {
+    "unchanged": "the reference re-run in a child process under another PYTHONHASHSEED",
+    f"{NULL_NOISE} twice": f"two draws of {NULL_NOISE} judged against each other (one system)",
+}
 
 
 def _run(subject: Subject, grid: Grid, factory: Callable[..., Any], name: str) -> GridOutcome:
@@ -119,7 +103,10 @@ def _rerun(subject: Subject, args: argparse.Namespace, seed: int) -> dict[str, A
     if args.data is not None:
         child += ["--data", str(args.data)]
     env = {**os.environ, "PYTHONHASHSEED": str(seed)}
-    done = subprocess.run(child, capture_output=True, text=True, check=True, env=env)
+    done = subprocess.run(child, capture_output=True, text=True, check=False, env=env)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"the re-run under PYTHONHASHSEED={seed} failed: {last}")
     data: dict[str, Any] = json.loads(done.stdout)
     return data
 
@@ -140,7 +127,7 @@ def measure(
     """Every row of ``subject``: the plants and the two null rows, at every size."""
     from ragward.bench.power_grids import outcome_data, outcome_from
 
-    grids = _grids(subject, args.sizes)
+    grids = grids_of(subject, args.sizes)
     largest = grids[max(grids)]
     base = _run(subject, largest, reference_factory, REFERENCE)
     plants = _plants(subject)
@@ -150,9 +137,12 @@ def measure(
         if not p.reseeded
     }
     seeds = HASH_SEEDS[: min(args.reruns, args.repeats)]
-    reruns = [_rerun(subject, args, seed) for seed in seeds]
-    same = outcome_data(base)
-    identical = [data == json.loads(json.dumps(same)) for data in reruns]
+    same = json.loads(json.dumps(outcome_data(base)))
+    identical, reruns = [], []
+    for seed in seeds:
+        data = _rerun(subject, args, seed)
+        identical.append(data == same)
+        reruns.append(outcome_from(data, largest))
     tallies: dict[tuple[str, int], Tally] = {}
     previous: GridOutcome | None = None
     for repeat in range(args.repeats):
@@ -165,13 +155,15 @@ def measure(
         }
         for plant in plants:
             rows.append((plant.name, drawn[plant.name] if plant.reseeded else fixed[plant.name]))
-        rows.append(("unchanged", outcome_from(reruns[repeat % len(reruns)], largest)))
+        unchanged, twice = NULLS
+        rows.append((unchanged, reruns[repeat % len(reruns)]))
         if previous is not None:
-            rows.append((f"{NULL_NOISE} twice", (previous, drawn[NULL_NOISE])))
+            rows.append((twice, (previous, drawn[NULL_NOISE])))
         previous = drawn[NULL_NOISE]
         judge_repeat(subject, grids, base, rows, repeat, args.trials, tallies)
     return {
         "plants": {p.name: p.what for p in plants},
+        "nulls": NULLS,
         "grids": {str(size): grid.to_data() for size, grid in grids.items()},
         "hash_seeds": list(seeds),
         "reruns_identical": identical,
@@ -190,6 +182,10 @@ def _sizes(text: str) -> list[int]:
     return sizes
 
 
+_FULL: dict[str, Any] = {"repeats": 20, "trials": 10_000, "sizes": [s.comparisons for s in SHAPES]}
+_QUICK: dict[str, Any] = {"repeats": 3, "trials": 2_000, "sizes": [24, 88]}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m ragward.bench.gate_power",
@@ -197,20 +193,23 @@ def _parser() -> argparse.ArgumentParser:
         "false-failure rate, at 24 to 1,224 comparisons; writes power.json and power.md.",
     )
     parser.add_argument("--out", type=Path, default=Path("reports/gate"), metavar="DIR")
-    parser.add_argument("--repeats", type=int, default=20, help="draws per row (default 20)")
+    parser.add_argument("--repeats", type=int, help="draws per row (default 20; quick: 3)")
     parser.add_argument(
-        "--trials", type=int, default=10_000, help="the gate's randomization trials"
+        "--trials", type=int, help="the gate's randomization trials (default 10,000; quick: 2,000)"
     )
     parser.add_argument(
         "--data", type=Path, metavar="DIR", help="SciFact folder (default: $RAGWARD_DATA/scifact)"
     )
     parser.add_argument(
-        "--sizes", type=_sizes, default=[s.comparisons for s in SHAPES], metavar="N,N,..."
+        "--sizes",
+        type=_sizes,
+        metavar="N,N,...",
+        help="comparisons of the grids run (default 24,88,450,1224; quick: 24,88)",
     )
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="the bundled set only, sizes 24 and 88, 3 repeats, 2,000 trials, one re-run",
+        help="the bundled set only, with the quick defaults and one re-run",
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     return parser
@@ -219,9 +218,11 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    args.reruns = len(HASH_SEEDS)
-    if args.quick:
-        args.repeats, args.trials, args.sizes, args.reruns = 3, 2_000, [24, 88], 1
+    defaults = _QUICK if args.quick else _FULL
+    for option, value in defaults.items():
+        if getattr(args, option) is None:
+            setattr(args, option, value)
+    args.reruns = 1 if args.quick else len(HASH_SEEDS)
     try:
         if args.child is not None:  # a re-run: the reference's outcome on stdout
             return _child(args)
@@ -234,8 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _child(args: argparse.Namespace) -> int:
     from ragward.bench.power_grids import outcome_data
 
-    subject = _subject(args.child, _scifact(args))
-    grids = _grids(subject, args.sizes)
+    subject = subject_named(args.child, _scifact(args))
+    grids = grids_of(subject, args.sizes)
     outcome = _run(subject, grids[max(grids)], reference_factory, REFERENCE)
     print(json.dumps(outcome_data(outcome)))
     return 0
@@ -283,12 +284,12 @@ def _main(args: argparse.Namespace, command: str) -> int:
         if name == "scifact" and scifact is None:
             measured[name] = "skipped: no SciFact data (set RAGWARD_DATA or pass --data DIR)"
             continue
-        subject = _subject(name, scifact)
+        subject = subject_named(name, scifact)
         measured[name] = {
             "subject": subject,
             **measure(subject, args, lambda line: print(line, file=sys.stderr, flush=True)),
         }
-    report = report_data(measured, args, command, [p.name for p in PLANTS])
+    report = report_data(measured, args, command)
     print(write_report(out, report))
     return 0
 

@@ -23,7 +23,7 @@ ALPHA = 0.05
 
 
 def report_data(
-    measured: Mapping[str, Any], args: argparse.Namespace, command: str, order: Sequence[str]
+    measured: Mapping[str, Any], args: argparse.Namespace, command: str
 ) -> dict[str, Any]:
     """The report's content: per dataset its sample, grids and rows (or why it was
     skipped)."""
@@ -37,13 +37,11 @@ def report_data(
         claims = len(subject.dataset.split_claims(subject.split))
         rows: list[dict[str, Any]] = []
         tallies = found["tallies"]
-        names = [n for n in order if n in found["plants"]]
-        nulls = sorted({row for row, _ in tallies if row not in found["plants"]}, reverse=True)
-        for row in [*names, *nulls]:
+        described = [("plant", *p) for p in found["plants"].items()]
+        described += [("null", *n) for n in found["nulls"].items()]
+        for kind, row, what in described:
             for size in args.sizes:
                 if (row, size) in tallies:
-                    kind = "plant" if row in found["plants"] else "null"
-                    what = found["plants"].get(row, _NULLS.get(row, ""))
                     entry = {"row": row, "kind": kind, "what": what, "size": size}
                     rows.append({**entry, "trials": args.trials, **tallies[row, size].data()})
         datasets.append(
@@ -72,12 +70,6 @@ def report_data(
     }
 
 
-_NULLS = {
-    "unchanged": "the reference re-run in a child process under another PYTHONHASHSEED",
-    "noise-4 twice": "two draws of noise-4 judged against each other (the same system)",
-}
-
-
 def write_report(out: Path, report: Mapping[str, Any]) -> str:
     """Write ``power.json`` and ``power.md`` under ``out``; the markdown is returned."""
     text = markdown(report)
@@ -88,6 +80,11 @@ def write_report(out: Path, report: Mapping[str, Any]) -> str:
 
 def _percent(count: int, repeats: int) -> str:
     return f"{count / repeats:.0%} ({count}/{repeats})"
+
+
+def _sizes(sizes: Sequence[int]) -> str:
+    shown = [f"{size:,}" for size in sizes]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _detected(row: Mapping[str, Any]) -> str:
@@ -109,10 +106,14 @@ def markdown(report: Mapping[str, Any]) -> str:
         "and evaluated by the harness like any implementation; the gate judges its results "
         "against the reference's. A repeat is a fresh draw: a random half of the split's "
         "queries and claims (the same half for both runs), a new seed for the noise plants "
-        "(the other plants are one implementation each) and for the gate's randomization. "
+        "(the other plants are one implementation each) and for the gate's randomization; "
+        "on the whole split a fixed implementation would get the same verdict every time, "
+        "on a half the rate says how likely a test set of that size is to catch it. "
         "**Detection** is the share of repeats in which the gate failed on a significant "
-        "regression. The grids (`ragward.bench.power_grids`) make the gate compare 24 to "
-        "1,224 measures; each is part of the next, answered by one run of the largest. "
+        "regression (a plant's failures on a leak are counted apart). The grids "
+        "(`ragward.bench.power_grids`) make the gate compare "
+        f"{_sizes(report['sizes'])} figures (settings x measures and grounding "
+        "thresholds); each grid is part of the next, and one run of the largest answers all. "
         "Delta nDCG@10 is the current run's mean minus the baseline's, averaged over the "
         "grid's settings and the repeats.",
         "",

@@ -1,4 +1,4 @@
-"""One repeat of the gate's power benchmark judged, and the verdicts counted per row.
+"""The gate's power benchmark on one labelled set: one repeat judged, verdicts counted.
 
 Each row (a planted regression, or a null row where nothing changed) is judged at every
 grid size on the repeat's random half of the split: the baseline's and the row's eval
@@ -11,14 +11,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ragward.evals.gate import GateResult, compare
-from ragward.evals.grid import Grid, IndexSetting
+from ragward.evals.grid import Grid, IndexSetting, default_grid
 from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome
 
-__all__ = ["Subject", "Tally", "judge_repeat"]
+__all__ = ["Subject", "Tally", "grids_of", "judge_repeat", "subject_named"]
 
 #: The measure whose change the report shows beside each detection rate.
 SHOWN = "ndcg_cut_10"
@@ -32,6 +33,33 @@ class Subject:
     dataset: Dataset
     split: str
     indexes: tuple[IndexSetting, ...]
+
+
+_SCIFACT_INDEXES = (IndexSetting(256, 32, "hash-256"), IndexSetting(128, 16, "hash-256"))
+
+
+def subject_named(name: str, data: Path | None) -> Subject:
+    """The bundled set (``tidewater``) with the default grid's indexes, or SciFact from
+    ``data`` (its ``beir/`` and dev claims) with the SciFact grid's chunkings."""
+    from ragward.datasets import bundled
+    from ragward.evals.datasets import load_dataset
+
+    if name == "tidewater":
+        return Subject(name, load_dataset(bundled()), "test", default_grid().indexes)
+    assert data is not None
+    claims = {"test": data / "claims_dev.jsonl"}
+    return Subject(name, load_dataset(data / "beir", claims=claims), "test", _SCIFACT_INDEXES)
+
+
+def grids_of(subject: Subject, sizes: Sequence[int]) -> dict[int, Grid]:
+    """The benchmark's grids of ``sizes`` (comparisons) over ``subject``'s indexes."""
+    from ragward.bench.power_grids import SHAPES, power_grid
+
+    return {
+        s.comparisons: power_grid(f"{subject.name}-{s.comparisons}", subject.indexes, s)
+        for s in SHAPES
+        if s.comparisons in sizes
+    }
 
 
 @dataclass

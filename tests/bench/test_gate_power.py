@@ -97,10 +97,16 @@ def test_quick_mode_writes_the_report_detects_halving_and_not_a_rerun(tmp_path: 
     assert "| halved " in markdown
     assert "100% (3/3)" in markdown
     assert "Not measured: --quick runs the bundled set only." in markdown
-    # the same arguments, the same report
-    again = tmp_path / "again"
-    assert gate_power.main(["--quick", "--out", str(again)]) == 0
-    assert (again / "power.md").read_text(encoding="utf-8") == markdown
+
+
+@pytest.mark.slow
+def test_the_same_arguments_give_the_same_report(tmp_path: Path) -> None:
+    """Seeded draws and no timings: a report can be committed and diffed."""
+    for name in ("one", "two"):
+        argv = ["--quick", "--sizes", "24", "--out", str(tmp_path / name)]
+        assert gate_power.main(argv) == 0
+    for file in ("power.json", "power.md"):
+        assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "two" / file).read_bytes()
 
 
 @pytest.mark.parametrize(
