@@ -34,6 +34,7 @@ from typing import Any
 from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result, Support
+from ragward.errors import InvalidArgument
 from ragward.evals.staged import HitKey, Listing
 from ragward.reference import FirstStage
 
@@ -44,6 +45,7 @@ __all__ = [
     "LostLexical",
     "RankNoise",
     "ReversedTop",
+    "SharedIndexes",
     "StaleIndex",
     "degraded_factory",
     "halved_factory",
@@ -131,9 +133,16 @@ class StaleIndex(Fault):
 class Degraded:
     """A reference system answering through ``fault``; the harness sees its verbs only."""
 
-    def __init__(self, inner: ReferenceSystem, fault: Fault) -> None:
+    def __init__(
+        self,
+        inner: ReferenceSystem,
+        fault: Fault,
+        held: set[tuple[str, str, int]] | None = None,
+    ) -> None:
         self.inner = inner
         self.fault = fault
+        # the document versions ``inner`` holds already (an index lent by SharedIndexes)
+        self.held = held if held is not None else set()
         self._arrived: set[tuple[str, str]] = set()
         declared = inner.capabilities
         # only the verbs forwarded here are declared
@@ -148,13 +157,24 @@ class Degraded:
         return kept
 
     def ingest(self, doc: Doc) -> bool:
-        # a lost write is acknowledged, as a stale replica acknowledges it
-        return self.inner.ingest(doc) if self._admitted(doc) else True
+        return self.ingest_many([doc])[0]
 
     def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
-        admitted = [self._admitted(doc) for doc in docs]
-        done = iter(self.inner.ingest_many([d for d, ok in zip(docs, admitted, strict=True) if ok]))
-        return tuple(next(done) if ok else True for ok in admitted)
+        # A lost write is acknowledged, as a stale replica acknowledges it; so is a
+        # version the index holds already.
+        wanted = [
+            self._admitted(doc) and (doc.tenant, doc.doc_id, doc.version) not in self.held
+            for doc in docs
+        ]
+        sent = [doc for doc, ok in zip(docs, wanted, strict=True) if ok]
+        done = iter(self.inner.ingest_many(sent))
+        accepted = tuple(next(done) if ok else True for ok in wanted)
+        self.held.update(
+            (doc.tenant, doc.doc_id, doc.version)
+            for doc, ok, yes in zip(docs, wanted, accepted, strict=True)
+            if ok and yes
+        )
+        return accepted
 
     def delete(self, tenant: str, doc_id: str) -> None:
         self.inner.delete(tenant, doc_id)
@@ -212,7 +232,37 @@ class Degraded:
 def degraded_factory(fault: Fault, name: str | None = None) -> Callable[..., Degraded]:
     """A factory of fresh reference systems degraded by ``fault``, taking the grid's index
     settings and reranker as the reference's factory does."""
+    return _factory(lambda settings: (reference_factory(**settings), None), fault, name)
 
+
+class SharedIndexes:
+    """Reference indexes built once and lent to the systems of faults that leave the
+    index alone (noise in the answers): a later run of a grid finds every document
+    version indexed already, and the harness's ingest of it is acknowledged, not redone.
+    Work a new seed does not change is then done once."""
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[Any, ...], tuple[ReferenceSystem, set[tuple[str, str, int]]]] = {}
+
+    def factory(self, fault: Fault, name: str | None = None) -> Callable[..., Degraded]:
+        """:func:`degraded_factory` over the indexes built so far."""
+        if type(fault).keeps is not Fault.keeps:
+            raise InvalidArgument(f"{fault!r} changes what is indexed: no index to share")
+
+        def lent(settings: dict[str, Any]) -> tuple[ReferenceSystem, set[tuple[str, str, int]]]:
+            key = tuple(sorted(settings.items()))
+            if key not in self._built:
+                self._built[key] = (reference_factory(**settings), set())
+            return self._built[key]
+
+        return _factory(lent, fault, name)
+
+
+def _factory(
+    inner: Callable[[dict[str, Any]], tuple[ReferenceSystem, set[tuple[str, str, int]] | None]],
+    fault: Fault,
+    name: str | None,
+) -> Callable[..., Degraded]:
     def factory(
         *,
         max_tokens: int | None = None,
@@ -220,13 +270,14 @@ def degraded_factory(fault: Fault, name: str | None = None) -> Callable[..., Deg
         embedder: str | None = None,
         reranker: str | None = None,
     ) -> Degraded:
-        inner = reference_factory(
-            max_tokens=max_tokens,
-            overlap_tokens=overlap_tokens,
-            embedder=embedder,
-            reranker=reranker,
-        )
-        return Degraded(inner, fault)
+        settings = {
+            "max_tokens": max_tokens,
+            "overlap_tokens": overlap_tokens,
+            "embedder": embedder,
+            "reranker": reranker,
+        }
+        system, held = inner(settings)
+        return Degraded(system, fault, held)
 
     factory.__name__ = name or f"degraded[{fault!r}]"
     return factory

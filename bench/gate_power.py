@@ -37,6 +37,7 @@ from ragward.bench.degraded import (
     LostLexical,
     RankNoise,
     ReversedTop,
+    SharedIndexes,
     StaleIndex,
     degraded_factory,
 )
@@ -56,7 +57,8 @@ HASH_SEEDS = (1, 2, 3, 4, 5)
 @dataclass(frozen=True)
 class Plant:
     """A planted regression: the fault of each repeat's seed; ``reseeded`` plants are a
-    new draw every repeat, the others one implementation judged on every half."""
+    new draw every repeat (over indexes built once: their faults leave the index alone),
+    the others one implementation judged on every half."""
 
     name: str
     what: str
@@ -144,12 +146,13 @@ def measure(
         identical.append(data == same)
         reruns.append(outcome_from(data, largest))
     tallies: dict[tuple[str, int], Tally] = {}
+    shared = SharedIndexes()  # the reseeded plants' indexes: built in the first repeat
     previous: GridOutcome | None = None
     for repeat in range(args.repeats):
         say(f"{subject.name}: repeat {repeat + 1} of {args.repeats}")
         rows: list[tuple[str, GridOutcome | tuple[GridOutcome, GridOutcome]]] = []
         drawn = {
-            p.name: _run(subject, largest, degraded_factory(p.fault(repeat), p.name), p.name)
+            p.name: _run(subject, largest, shared.factory(p.fault(repeat), p.name), p.name)
             for p in plants
             if p.reseeded
         }

@@ -18,6 +18,7 @@ from ragward.bench.degraded import (
     LostLexical,
     RankNoise,
     ReversedTop,
+    SharedIndexes,
     StaleIndex,
     degraded_factory,
     halved_factory,
@@ -25,6 +26,7 @@ from ragward.bench.degraded import (
 from ragward.bench.power_grids import SHAPES, power_grid
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.datasets import bundled
+from ragward.errors import InvalidArgument
 from ragward.evals.datasets import load_dataset
 from ragward.evals.grid import default_grid
 from ragward.evals.runner import GridOutcome, run_grid
@@ -108,3 +110,26 @@ def test_only_the_fault_changes_the_answers() -> None:
             reordered += after != answer.ranking
         assert reordered > len(answers) / 2
     assert isinstance(halved_factory(), Degraded)
+
+
+def test_shared_indexes_answer_as_fresh_ones_and_are_built_once() -> None:
+    shared = SharedIndexes()
+    for seed in (1, 2):
+        fault = RankNoise(2.0, seed=seed)
+        lent = _run(shared.factory(fault), reuse=True)
+        fresh = _run(degraded_factory(fault), reuse=True)
+        assert lent.answers == fresh.answers
+        assert lent.verdicts == fresh.verdicts
+    # the grid builds one system per index, with the reranker it names
+    index = {"max_tokens": 96, "overlap_tokens": 16, "embedder": "hash-96"}
+    first = shared.factory(ReversedTop())(**index, reranker="lexical-overlap")
+    again = shared.factory(LostLexical())(**index, reranker="lexical-overlap")
+    assert first.inner is again.inner  # one index for every fault and seed
+    assert len(first.held) == len(load_dataset(bundled()).docs)  # every version, once
+    docs = load_dataset(bundled()).docs[:3]
+    assert first.ingest_many(docs) == (True, True, True)  # held already: acknowledged
+
+
+def test_a_fault_that_changes_the_index_gets_no_shared_one() -> None:
+    with pytest.raises(InvalidArgument, match="changes what is indexed"):
+        SharedIndexes().factory(StaleIndex(missing=0.1))
