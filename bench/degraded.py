@@ -28,7 +28,7 @@ import hashlib
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ragward.adapters import ReferenceSystem, reference_factory
@@ -42,6 +42,7 @@ __all__ = [
     "NOISY_DEPTH",
     "Degraded",
     "Fault",
+    "Lent",
     "LostLexical",
     "RankNoise",
     "ReversedTop",
@@ -133,16 +134,11 @@ class StaleIndex(Fault):
 class Degraded:
     """A reference system answering through ``fault``; the harness sees its verbs only."""
 
-    def __init__(
-        self,
-        inner: ReferenceSystem,
-        fault: Fault,
-        held: set[tuple[str, str, int]] | None = None,
-    ) -> None:
+    def __init__(self, inner: ReferenceSystem, fault: Fault, lent: Lent | None = None) -> None:
         self.inner = inner
         self.fault = fault
-        # the document versions ``inner`` holds already (an index lent by SharedIndexes)
-        self.held = held if held is not None else set()
+        self.lent = lent  # what a shared index holds already
+        self.held = set() if lent is None else lent.held
         self._arrived: set[tuple[str, str]] = set()
         declared = inner.capabilities
         # only the verbs forwarded here are declared
@@ -185,12 +181,21 @@ class Degraded:
         )
 
     def first_stage(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> FirstStage:
-        return self.inner.first_stage(query, asker, now_tick, policy)
+        return self.first_stages([query], asker, now_tick, policy)[0]
 
     def first_stages(
         self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
     ) -> list[FirstStage]:
-        return self.inner.first_stages(queries, asker, now_tick, policy)
+        if self.lent is None:
+            return self.inner.first_stages(queries, asker, now_tick, policy)
+        # a shared index's stages are taken once: no fault changes them
+        known = self.lent.stages
+        missing = [q for q in dict.fromkeys(queries) if (q, asker, now_tick, policy) not in known]
+        if missing:
+            taken = self.inner.first_stages(missing, asker, now_tick, policy)
+            for query, stage in zip(missing, taken, strict=True):
+                known[query, asker, now_tick, policy] = stage
+        return [known[query, asker, now_tick, policy] for query in queries]
 
     def finish(self, stage: object, policy: Policy) -> Result:
         return self._reordered(self.inner.finish(stage, self.fault.policy(policy)))
@@ -200,7 +205,7 @@ class Degraded:
     ) -> tuple[Listing, ...]:
         # the hits noise may move into the top are asked for whole
         asked = [self.fault.policy(policy) for policy in policies]
-        listings = self.inner.finish_listings(stage, asked, max(top, NOISY_DEPTH))
+        listings = self._listings(stage, asked, max(top, NOISY_DEPTH))
         out = []
         for listing in listings:
             places = self.fault.order(listing.keys)
@@ -210,6 +215,19 @@ class Degraded:
                 hits = tuple(hits[p] for p in places) + hits[len(places) :]
             out.append(Listing(keys, hits[:top]))
         return tuple(out)
+
+    def _listings(self, stage: object, policies: list[Policy], top: int) -> list[Listing]:
+        """The reference's listings; a shared index's are made once per stage and policy
+        (a stage it lent lives as long as the index, so its id stays its own)."""
+        if self.lent is None:
+            return list(self.inner.finish_listings(stage, policies, top))
+        known = self.lent.listings
+        keys = [(id(stage), policy, top) for policy in policies]
+        missing = [key for key in dict.fromkeys(keys) if key not in known]
+        if missing:
+            made = self.inner.finish_listings(stage, [key[1] for key in missing], top)
+            known.update(zip(missing, made, strict=True))
+        return [known[key] for key in keys]
 
     def _reordered(self, result: Result) -> Result:
         hits = result.hits
@@ -235,31 +253,44 @@ def degraded_factory(fault: Fault, name: str | None = None) -> Callable[..., Deg
     return _factory(lambda settings: (reference_factory(**settings), None), fault, name)
 
 
+@dataclass(frozen=True)
+class Lent:
+    """What an index shared by :class:`SharedIndexes` holds: the document versions
+    indexed, the first stages taken (by question and wide policy) and the reference's
+    listings finished from them (by stage, policy and whole hits)."""
+
+    held: set[tuple[str, str, int]] = field(default_factory=set)
+    stages: dict[tuple[str, Asker, int, Policy], FirstStage] = field(default_factory=dict)
+    listings: dict[tuple[int, Policy, int], Listing] = field(default_factory=dict)
+
+
 class SharedIndexes:
-    """Reference indexes built once and lent to the systems of faults that leave the
-    index alone (noise in the answers): a later run of a grid finds every document
-    version indexed already, and the harness's ingest of it is acknowledged, not redone.
-    Work a new seed does not change is then done once."""
+    """Reference indexes built once and lent to the systems of faults that change
+    neither the index nor the first stages (noise in the answers): a later run of a grid
+    finds every document version indexed already, and the harness's ingest of it is
+    acknowledged, not redone; a first stage asked again is the one taken before, and so
+    is the reference's listing of it under a policy, which the fault then reorders. Work
+    a new seed does not change is done once."""
 
     def __init__(self) -> None:
-        self._built: dict[tuple[Any, ...], tuple[ReferenceSystem, set[tuple[str, str, int]]]] = {}
+        self._built: dict[tuple[Any, ...], tuple[ReferenceSystem, Lent]] = {}
 
     def factory(self, fault: Fault, name: str | None = None) -> Callable[..., Degraded]:
         """:func:`degraded_factory` over the indexes built so far."""
         if type(fault).keeps is not Fault.keeps:
             raise InvalidArgument(f"{fault!r} changes what is indexed: no index to share")
 
-        def lent(settings: dict[str, Any]) -> tuple[ReferenceSystem, set[tuple[str, str, int]]]:
+        def lent(settings: dict[str, Any]) -> tuple[ReferenceSystem, Lent]:
             key = tuple(sorted(settings.items()))
             if key not in self._built:
-                self._built[key] = (reference_factory(**settings), set())
+                self._built[key] = (reference_factory(**settings), Lent())
             return self._built[key]
 
         return _factory(lent, fault, name)
 
 
 def _factory(
-    inner: Callable[[dict[str, Any]], tuple[ReferenceSystem, set[tuple[str, str, int]] | None]],
+    inner: Callable[[dict[str, Any]], tuple[ReferenceSystem, Lent | None]],
     fault: Fault,
     name: str | None,
 ) -> Callable[..., Degraded]:
@@ -276,8 +307,8 @@ def _factory(
             "embedder": embedder,
             "reranker": reranker,
         }
-        system, held = inner(settings)
-        return Degraded(system, fault, held)
+        system, lent = inner(settings)
+        return Degraded(system, fault, lent)
 
     factory.__name__ = name or f"degraded[{fault!r}]"
     return factory

@@ -126,6 +126,9 @@ def test_shared_indexes_answer_as_fresh_ones_and_are_built_once() -> None:
     again = shared.factory(LostLexical())(**index, reranker="lexical-overlap")
     assert first.inner is again.inner  # one index for every fault and seed
     assert len(first.held) == len(load_dataset(bundled()).docs)  # every version, once
+    assert first.lent is not None
+    assert len(first.lent.stages) > 100  # the stages of the questions, taken once
+    assert len(first.lent.listings) > 100  # and their listings
     docs = load_dataset(bundled()).docs[:3]
     assert first.ingest_many(docs) == (True, True, True)  # held already: acknowledged
 
