@@ -262,10 +262,11 @@ def _shown(argv: Sequence[str] | None) -> str:
     given = list(sys.argv[1:] if argv is None else argv)
     pairs: Iterator[str] = iter(given)
     for word in pairs:
-        if word in ("--out", "--data"):
-            value = next(pairs, "")
+        option, equals, value = word.partition("=")
+        if option in ("--out", "--data"):
+            value = value if equals else next(pairs, "")
             shown = "DIR" if Path(value).is_absolute() else value
-            words.append(f"{word} {shown}")
+            words.append(f"{option} {shown}")
         else:
             words.append(word)
     return " ".join(words)
