@@ -369,12 +369,18 @@ def _first_failure(out: str) -> tuple[str, str]:
 class Runner:
     """Runs mutants, learns which tests kill most, caches every outcome."""
 
-    def __init__(self, base: dict[str, Any], tests: str, jobs: int) -> None:
+    def __init__(
+        self,
+        base: dict[str, Any],
+        tests: str,
+        jobs: int,
+        cache: dict[tuple[str, str], dict[str, Any]] | None = None,
+    ) -> None:
         self.times: dict[str, float] = base["times"]
         self.lines: dict[str, dict[str, list[str]]] = base["lines"]
         self.tests = tests
         self.jobs = jobs
-        self.cache = _load_cache()
+        self.cache = _load_cache() if cache is None else cache
         outcomes = [e["outcome"] for e in self.cache.values() if "outcome" in e]
         self.kills: Counter[str] = Counter(o["killer"] for o in outcomes if o["killer"])
         self.lock = threading.Lock()
