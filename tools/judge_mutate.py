@@ -433,7 +433,8 @@ class Runner:
             seconds += more
         seconds = round(seconds, 2)
         if code is None:
-            return Outcome(mutant.id, "timeout", "", f"no verdict in {budget:.0f} s", seconds)
+            hang = f"no verdict in {budget:.0f} s"
+            return Outcome(mutant.id, "timeout", "", hang, seconds, len(tests))
         if code == 0:
             return Outcome(mutant.id, "survived", "", "", seconds, len(tests))
         if code in (4, 5):
@@ -448,6 +449,16 @@ def _select(mutants: list[Mutant], args: argparse.Namespace) -> list[Mutant]:
         mutants = [m for m in mutants if pattern.search(m.id)]
     rng = random.Random(args.seed)  # a run cut short by --minutes is still a uniform sample
     return rng.sample(mutants, min(args.sample or len(mutants), len(mutants)))
+
+
+def _described(args: argparse.Namespace, run: int, planted: int) -> str:
+    """How the mutants run were chosen, for the report ("" for all of them)."""
+    parts = [f"--only {args.only}"] if args.only else []
+    if args.sample:
+        parts.append(f"a random sample, --sample {args.sample} --seed {args.seed}")
+    if run < planted and not parts:
+        parts.append("those in the cache" if args.report_only else "cut short by --minutes")
+    return "; ".join(parts)
 
 
 def _iterate(runner: Runner, mutants: list[Mutant], deadline: float) -> Iterator[Outcome | None]:
@@ -506,6 +517,7 @@ def main(argv: list[str]) -> int:
         "baseline_seconds": base["seconds"],
         "tests": len(base["times"]),
         "mutant_seconds": round(sum(o.seconds for o in outcomes.values()), 1),
+        "selection": _described(args, len(outcomes), len(everything)),
     }
     position = {m.id: i for i, m in enumerate(everything)}
     chosen = sorted(mutants, key=lambda m: position[m.id])

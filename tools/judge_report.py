@@ -85,7 +85,8 @@ def render(
         op: _counts([m for m in mutants if m.operator == op], outcomes, kinds)
         for op in sorted({m.operator for m in mutants})
     }
-    sample = total["run"] < meta.get("planted", total["planted"])
+    part = total["run"] < meta.get("planted", total["planted"])
+    selection = (meta.get("selection") or ("a part" if part else "")).replace("|", "\\|")
     lines = [
         "# Mutation testing of the judge",
         "",
@@ -98,7 +99,7 @@ def render(
         "| | mutants |",
         "|---|---|",
         f"| planted | {meta.get('planted', total['planted'])} |",
-        f"| run{' (a seeded random sample)' if sample else ''} | {total['run']} |",
+        f"| run{f' ({selection})' if selection else ''} | {total['run']} |",
         f"| killed (a test failed) | {total['killed'] - total['timeout']} |",
         f"| killed by a hang (timeout) | {total['timeout']} |",
         f"| survived | {total['survived']} |",
@@ -164,7 +165,7 @@ def render(
         ]
     ids = {m.id for m in mutants}
     stale = sorted(s for s in explanations if not s.startswith("group:") and s not in ids)
-    if stale and not sample:
+    if stale and not part:
         lines += ["## Explanations of mutants that no longer exist", ""]
         lines += [f"- `{s}`" for s in stale] + [""]
     wrong = [m.id for m in ran if m.id in explanations and m not in survivors]

@@ -96,7 +96,7 @@ def _claim(claim_id: str, text: str, label: str, evidence: str, **more: str) -> 
 #: Claims of three kinds: c1 quotes d1 (called supported either way); c2 shares no word
 #: with anything (never); c3, unlabelled, is quoted from d1 but asked with a query only d3
 #: matches, so end to end the lexical setting finds no evidence for it, gold evidence does;
-#: c4 is of the dev split, not the one evaluated.
+#: c4 is of the dev split, not the one evaluated. The grid has that one setting.
 KIND_CLAIMS = [
     _claim("c1", "Alpha beta gamma.", "supported", "Alpha beta gamma.", kind="a"),
     _claim("c2", "Zebra quantum flux.", "unsupported", "Alpha beta gamma.", kind="a"),
@@ -111,6 +111,7 @@ measures = ["recall_3"]
 chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
 [retrieval]
 mode = ["lexical"]
+rerank = [false]
 candidate_limit = [5]
 [grounding]
 min_overlap = [0.5, 0.8]

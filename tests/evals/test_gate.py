@@ -130,3 +130,34 @@ def test_a_clean_conformance_report_is_acknowledged(tmp_path: Path) -> None:
     argv = ["gate", "--baseline", str(base), "--current", str(base)]
     assert main([*argv, "--conformance", str(report)]) == 0
     assert "Conformance: none of 1 verdicts failed" in (base / "gate.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("settings", "field"),
+    [
+        ([{"id": "s1", "means": {}}], "settings[0].per_query"),
+        ([_results({"ndcg_cut_10": GOOD})["settings"][0], "s2"], "settings[1].per_query"),
+    ],
+)
+def test_a_results_file_without_per_query_values_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], settings: list[Any], field: str
+) -> None:
+    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
+    bad = _write(tmp_path / "bad", {"format": "ragward-eval/1", "settings": settings})
+    assert main(["gate", "--baseline", str(base), "--current", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"bad/results.json: field '{field}': missing" in err, err
+
+
+def test_a_missing_results_file_is_named_as_not_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = _write(tmp_path / "base", _results({"ndcg_cut_10": GOOD}))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["gate", "--baseline", str(base), "--current", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "current results not found" in err
+    assert str(empty / "results.json") in err
