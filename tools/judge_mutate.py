@@ -28,7 +28,9 @@ Survivors are explained by hand in ``tools/judge_equivalents.toml`` (the keys an
     python tools/judge_mutate.py --report-only       # rewrite the report from the cache
 
 Outcomes are cached in ``.judge-mutate-cache.jsonl``, keyed by mutant id, the mutated
-file's contents and the tests' sources, so an interrupted run continues where it stopped.
+file's contents, the tests' helpers and the test files the mutant runs, so an interrupted
+run continues where it stopped and a test added to one file reruns only the mutants that
+run that file.
 """
 
 from __future__ import annotations
@@ -187,18 +189,20 @@ def scope_notes() -> list[str]:
 # -- fingerprints and the cache ------------------------------------------------------------
 
 
-def _tests_digest() -> str:
-    """The killers, every helper module of the tests, and the pytest configuration."""
+def _helpers_digest() -> str:
+    """What every test depends on: the pytest configuration, the tests' helper modules
+    (``tests/commands.py``, ``conftest.py``...) and the tests left out."""
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
     helpers = [p for p in sorted((ROOT / "tests").rglob("*.py")) if not p.name.startswith("test_")]
-    for path in [*(ROOT / k for k in killers()), *helpers]:
+    for path in helpers:
         digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
     digest.update(json.dumps(sorted(DESELECTED)).encode())
     return digest.hexdigest()
 
 
-def _fingerprint(path: str, tests: str) -> str:
-    return hashlib.sha256((ROOT / path).read_bytes() + tests.encode()).hexdigest()[:16]
+def _killer_digests() -> dict[str, str]:
+    """Each killer test file's digest."""
+    return {k: hashlib.sha256((ROOT / k).read_bytes()).hexdigest() for k in killers()}
 
 
 def _load_cache() -> dict[tuple[str, str], dict[str, Any]]:
@@ -294,10 +298,14 @@ def _wide_fixtures() -> list[str]:
     return [p.relative_to(ROOT).as_posix() for p in files if pattern.search(p.read_text())]
 
 
-def baseline(tests: str) -> dict[str, Any]:
-    """Every killer on the unmutated copy, under per-test coverage (cached)."""
-    sources = "".join(_fingerprint(p, tests) for p in SCOPE)
-    fingerprint = hashlib.sha256(sources.encode()).hexdigest()[:16]
+def baseline() -> dict[str, Any]:
+    """Every killer on the unmutated copy, under per-test coverage (cached while the scope's
+    files and the tests are unchanged)."""
+    digest = hashlib.sha256(_helpers_digest().encode())
+    digest.update(json.dumps(_killer_digests(), sort_keys=True).encode())
+    for path in SCOPE:
+        digest.update(path.encode() + (ROOT / path).read_bytes())
+    fingerprint = digest.hexdigest()[:16]
     for entry in _load_cache().values():
         if entry["key"] == "baseline" and entry["fingerprint"] == fingerprint:
             cached: dict[str, Any] = entry["baseline"]
@@ -372,13 +380,13 @@ class Runner:
     def __init__(
         self,
         base: dict[str, Any],
-        tests: str,
         jobs: int,
         cache: dict[tuple[str, str], dict[str, Any]] | None = None,
     ) -> None:
         self.times: dict[str, float] = base["times"]
         self.lines: dict[str, dict[str, list[str]]] = base["lines"]
-        self.tests = tests
+        self.helpers = _helpers_digest()
+        self.files = _killer_digests()
         self.jobs = jobs
         self.cache = _load_cache() if cache is None else cache
         outcomes = [e["outcome"] for e in self.cache.values() if "outcome" in e]
@@ -398,8 +406,16 @@ class Runner:
         found &= set(self.times)
         return sorted(found, key=lambda t: (-self.kills[t], self.times[t], t))
 
+    def fingerprint(self, mutant: Mutant) -> str:
+        """The mutated file, the tests' helpers and the test files the mutant runs: an
+        edit elsewhere (a test added to another file) keeps its cached outcome."""
+        digest = hashlib.sha256((ROOT / mutant.path).read_bytes() + self.helpers.encode())
+        for name in sorted({t.split("::")[0] for t in self.reaching(mutant)}):
+            digest.update(f"{name} {self.files[name]}".encode())
+        return digest.hexdigest()[:16]
+
     def cached(self, mutant: Mutant) -> Outcome | None:
-        entry = self.cache.get((mutant.id, _fingerprint(mutant.path, self.tests)))
+        entry = self.cache.get((mutant.id, self.fingerprint(mutant)))
         return None if entry is None else Outcome(**entry["outcome"])
 
     def run(self, mutant: Mutant, total: int, deadline: float = math.inf) -> Outcome | None:
@@ -410,7 +426,7 @@ class Runner:
             if time.monotonic() > deadline:
                 return None
             outcome = self._run(mutant)
-            fingerprint = _fingerprint(mutant.path, self.tests)
+            fingerprint = self.fingerprint(mutant)
             with self.lock:
                 _append({"key": mutant.id, "fingerprint": fingerprint, "outcome": asdict(outcome)})
                 if outcome.killer:
@@ -500,9 +516,8 @@ def main(argv: list[str]) -> int:
     if args.fresh and CACHE.exists():
         CACHE.unlink()
     started = time.perf_counter()
-    tests = _tests_digest()
-    base = baseline(tests)
-    runner = Runner(base, tests, args.jobs)
+    base = baseline()
+    runner = Runner(base, args.jobs)
     if args.report_only:
         found = {m.id: runner.cached(m) for m in mutants}
         outcomes = {i: o for i, o in found.items() if o is not None}

@@ -70,7 +70,7 @@ def _runner(lines: dict[str, list[str]], kills: dict[str, int] | None = None) ->
         "times": {"t::slow": 2.0, "t::fast": 0.1, "t::other": 0.5},
         "lines": {"m.py": lines},
     }
-    runner = judge.Runner(base, "digest", 1, cache={})
+    runner = judge.Runner(base, 1, cache={})
     runner.kills.update(kills or {})
     return runner
 
@@ -88,6 +88,20 @@ def test_a_mutant_runs_only_the_tests_reaching_its_lines_likeliest_killer_first(
     runner = _runner({"2": ["import"]})
     assert sorted(runner.reaching(one)) == ["t::fast", "t::other", "t::slow"]
     assert _runner({}).reaching(one) == []
+
+
+def test_a_cached_outcome_depends_on_the_test_files_the_mutant_runs_only() -> None:
+    mutant = next(m for m in judge.all_mutants() if m.path == "evals/gate.py")
+    base = {
+        "times": {"tests/evals/test_gate.py::t": 0.1, "tests/test_cli.py::t": 0.1},
+        "lines": {mutant.path: {str(mutant.line): ["tests/evals/test_gate.py::t"]}},
+    }
+    runner = judge.Runner(base, 1, cache={})
+    before = runner.fingerprint(mutant)
+    runner.files["tests/test_cli.py"] = "edited"  # a file the mutant does not run
+    assert runner.fingerprint(mutant) == before
+    runner.files["tests/evals/test_gate.py"] = "edited"
+    assert runner.fingerprint(mutant) != before
 
 
 def test_the_first_failure_of_pytest_output_names_the_killer() -> None:
