@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
 
-from judge_report import render  # noqa: E402
+from judge_report import clean, render  # noqa: E402
 from mutate import RULES, Outcome, load_explanations, shadow_tree  # noqa: E402
 from planter import Mutant, Rules, plant  # noqa: E402
 
@@ -370,8 +370,8 @@ def _first_failure(out: str) -> tuple[str, str]:
     for line in out.splitlines():
         if line.startswith(("FAILED ", "ERROR ")):
             test, _, message = line.split(" ", 1)[1].partition(" - ")
-            return test, message[:300]
-    return "", out.strip().splitlines()[-1][:300] if out.strip() else ""
+            return test, clean(message)[:300]
+    return "", clean(out.strip().splitlines()[-1])[:300] if out.strip() else ""
 
 
 class Runner:
@@ -524,11 +524,16 @@ def main(argv: list[str]) -> int:
     else:
         deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
         outcomes = {o.id: o for o in _iterate(runner, mutants, deadline) if o}
-    wall = time.perf_counter() - started
+    command = " ".join(a for a in argv if a not in ("--fresh", "--report-only"))
+    if args.report_only:  # the wall time of the last run of the same command, if any
+        wall = runner.cache.get(("run", command), {}).get("wall", "")
+    else:
+        wall = f"{(time.perf_counter() - started) / 60:.1f} min with --jobs {args.jobs}"
+        _append({"key": "run", "fingerprint": command, "wall": wall})
     meta = {
-        "command": " ".join(a for a in argv if a not in ("--fresh", "--report-only")),
+        "command": command,
         "planted": len(everything),
-        "wall": "" if args.report_only else f"{wall / 60:.1f} min with --jobs {args.jobs}",
+        "wall": wall,
         "baseline_seconds": base["seconds"],
         "tests": len(base["times"]),
         "mutant_seconds": round(sum(o.seconds for o in outcomes.values()), 1),

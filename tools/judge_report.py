@@ -9,6 +9,7 @@ unexplained ones first.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
@@ -19,6 +20,12 @@ from planter import Mutant, flat
 
 _KILLED = ("killed", "timeout")
 _SURVIVED = ("survived", "not-reached")
+
+
+def clean(reason: str) -> str:
+    """A failure's message without the folders of absolute paths (temporary copies,
+    pytest's temporary directories): only the last name of each stays."""
+    return re.sub(r"(?<![\w.])/(?:[\w.+-]+/)+", "", reason)
 
 
 def _counts(
@@ -141,7 +148,7 @@ def render(
         outcomes[m.id].killer.split("::")[0] for m in ran if outcomes[m.id].status in _KILLED
     )
     lines += ["## Kills by test file", "", "| test file | first to kill |", "|---|---|"]
-    lines += [f"| `{k or '(hang)'}` | {n} |" for k, n in killers.most_common()]
+    lines += [f"| `{k or '(a hang or a crash)'}` | {n} |" for k, n in killers.most_common()]
     lines += ["", "## Survivors", ""]
     if not survivors:
         lines.append("None.")
@@ -182,6 +189,7 @@ def render(
         "mutants": [
             {
                 **asdict(outcomes[m.id]),
+                "reason": clean(outcomes[m.id].reason),
                 "file": m.path,
                 "line": m.line,
                 "function": m.function,

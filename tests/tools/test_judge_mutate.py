@@ -109,6 +109,8 @@ def test_the_first_failure_of_pytest_output_names_the_killer() -> None:
     assert judge._first_failure(out) == ("tests/a.py::t[x]", "assert 1 == 2")
     out = "ERROR tests/b.py - ImportError: boom\nInterrupted: 1 error during collection"
     assert judge._first_failure(out) == ("tests/b.py", "ImportError: boom")
+    out = "OSError: [Errno 24] Too many open files: '/tmp/pytest-of-x/pytest-6'\n"
+    assert judge._first_failure(out) == ("", "OSError: [Errno 24] Too many open files: 'pytest-6'")
 
 
 def test_the_report_counts_and_rates_over_mutants_not_shown_equivalent() -> None:
