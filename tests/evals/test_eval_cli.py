@@ -86,6 +86,58 @@ def test_reuse_changes_no_figure(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert runs[0] == runs[1]
 
 
+def _claim(claim_id: str, text: str, label: str, evidence: str, **more: str) -> str:
+    return json.dumps(
+        {"_id": claim_id, "claim": text, "label": label, **more}
+        | {"evidence": [{"doc_id": "d1", "text": evidence}]}
+    )
+
+
+#: Claims of three kinds: c1 quotes d1 (called supported either way); c2 shares no word
+#: with anything (never); c3, unlabelled, is quoted from d1 but asked with a query only d3
+#: matches, so end to end the lexical setting finds no evidence for it, gold evidence does;
+#: c4 is of the dev split, not the one evaluated. The grid has that one setting.
+KIND_CLAIMS = [
+    _claim("c1", "Alpha beta gamma.", "supported", "Alpha beta gamma.", kind="a"),
+    _claim("c2", "Zebra quantum flux.", "unsupported", "Alpha beta gamma.", kind="a"),
+    _claim("c3", "Delta epsilon.", "supported", "Delta epsilon.", query="new text?"),
+    _claim("c4", "Merger.", "unsupported", "Delta", kind="b", split="dev"),
+]
+
+KIND_GRID = """
+depth = 3
+measures = ["recall_3"]
+[index]
+chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
+[retrieval]
+mode = ["lexical"]
+rerank = [false]
+candidate_limit = [5]
+[grounding]
+min_overlap = [0.5, 0.8]
+"""
+
+
+def test_results_hold_the_claims_and_the_share_called_supported_by_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data", files={"claims.jsonl": KIND_CLAIMS})
+    out = tmp_path / "out"
+    argv = ["eval", "--dataset", str(data), "--grid", str(_grid(tmp_path, KIND_GRID))]
+    assert _run([*argv, "--out", str(out)], capsys)[0] == 0
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert results["dataset"]["claims"] == 3
+    assert results["claim_kinds"] == {
+        "a": {"supported": 1, "unsupported": 1},
+        "unlabelled": {"supported": 1, "unsupported": 0},
+    }
+    shares = {
+        "a": {"claims": 2.0, "end_to_end": 0.5, "gold": 0.5},
+        "unlabelled": {"claims": 1.0, "end_to_end": 0.0, "gold": 1.0},
+    }
+    assert results["called_supported_by_kind"] == {"0.5": shares, "0.8": shares}
+
+
 BAD_INPUTS = [
     pytest.param(
         {"corpus.jsonl": {2: '{"_id": "d2", "text": "x",'}},

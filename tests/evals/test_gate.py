@@ -492,3 +492,36 @@ def test_the_issues_cases_give_their_exit_codes_as_processes(
     else:
         assert "Traceback" not in done.stderr
         assert done.stderr.startswith("ragward gate: error:")
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ([{"id": "s1", "means": {}}], "setting 's1': per_query missing or not an object"),
+        ([_one(GOOD)["settings"][0], "s2"], "field 'settings[1].id': missing"),
+        ([_one(GOOD)["settings"][0]] * 2, "field 'settings[1].id': 's1' appears twice"),
+        ([], "field 'settings': missing or empty"),
+    ],
+)
+def test_a_results_file_with_broken_settings_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], settings: list[Any], expected: str
+) -> None:
+    base = write_results(tmp_path / "base", _one(GOOD))
+    bad = write_results(tmp_path / "bad", {**_one(GOOD), "settings": settings})
+    assert main(["gate", "--baseline", str(base), "--current", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"bad/results.json: {expected}" in err, err
+
+
+def test_a_missing_results_file_is_named_as_not_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = write_results(tmp_path / "base", _one(GOOD))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["gate", "--baseline", str(base), "--current", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "current results not found" in err
+    assert str(empty / "results.json") in err
