@@ -7,7 +7,7 @@ through this adapter exactly as it checks any other implementation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 from operator import attrgetter, itemgetter
@@ -300,8 +300,9 @@ class ReferenceSystem:
             return False
         return True
 
-    def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
-        """The evals' bulk verb: documents in order, chunks embedded in batches."""
+    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
+        """The evals' bulk verb: documents (any iterable, read once) in order, chunks
+        embedded in batches."""
         done = self.retriever.ingest_many([_document(doc) for doc in docs])
         return tuple(chunks is not None for chunks in done)
 
@@ -322,7 +323,7 @@ class ReferenceSystem:
         )
 
     def first_stages(
-        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+        self, queries: Iterable[str], asker: Asker, now_tick: int, policy: Policy
     ) -> list[FirstStage]:
         """:meth:`first_stage` of each of ``queries``: the asker's view taken once, the
         dense scans of a block of questions in one matrix product. A subclass that
@@ -350,7 +351,7 @@ class ReferenceSystem:
         return result_of(finished, _hit_memo(cast(FirstStage, stage)))
 
     def finish_listings(
-        self, stage: object, policies: Sequence[Policy], top: int
+        self, stage: object, policies: Iterable[Policy], top: int
     ) -> tuple[Listing, ...]:
         """:meth:`finish` under each of ``policies``, as the grid reads it
         (:class:`ragward.evals.staged.Listing`), every policy finished from one
@@ -449,11 +450,12 @@ class ReferenceSystem:
         return tuple(verdicts)
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
     ) -> list[tuple[Support, ...]]:
         """:meth:`ground` under each of ``thresholds`` (the evals' sweep of
         ``grounding.min_overlap``), the best overlaps found once. A subclass that grounds
         its own way gets :meth:`ground` asked per threshold."""
+        thresholds = list(thresholds)  # read once: a generator has no second pass
         checker = self.retriever.grounding
         if (
             type(self).ground is ReferenceSystem.ground
