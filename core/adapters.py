@@ -107,11 +107,14 @@ def hit_of(scored: Scored) -> Hit:
     return hit
 
 
-def section_of(citation: str) -> str:
-    # doc_id@vN#section[start:end]; the section is what lies between the first '#'
-    # after '@v' and the last '['.
-    head, _, rest = citation.partition("#")
-    return rest[: rest.rfind("[")] if head and "[" in rest else "body"
+def section_of(citation: str, doc_id: str, version: int) -> str:
+    """The section of a reference citation ``doc_id@vN#section[start:end]``: what lies
+    after the hit's own ``doc_id@vN#`` and before the last ``[`` ("body" for a citation
+    of another form). Read after the known prefix, not at the first ``#``: a ``doc_id``
+    may hold ``#`` or ``@v`` itself."""
+    head = f"{doc_id}@v{version}#"
+    rest = citation[len(head) :] if citation.startswith(head) else ""
+    return rest[: rest.rfind("[")] if "[" in rest else "body"
 
 
 def scored_of(hit: Hit, tenant: str = "") -> Scored:
@@ -120,7 +123,7 @@ def scored_of(hit: Hit, tenant: str = "") -> Scored:
         doc_id=hit.doc_id,
         tenant=tenant,
         text=hit.text,
-        section=section_of(hit.citation),
+        section=section_of(hit.citation, hit.doc_id, hit.version),
         start_char=hit.start,
         end_char=hit.end,
         classification="public",
