@@ -40,6 +40,7 @@ from ragward.conformance.view import (
     bare,
     build,
     check_counts,
+    check_found,
     check_hits,
     fit_doc,
     fit_policy,
@@ -52,7 +53,8 @@ __all__ = ["ALONE", "CHECKS", "Executor", "LifecycleMachine", "machine_for", "ru
 
 #: What an executor can check: write verdicts, hits against the model, audit counts, and
 #: the answer (ids, scores, counts) against a fresh system holding the live documents
-#: (with ``alone``: only the asker's tenant's).
+#: (with ``alone``: only the asker's tenant's). ``found``, asked for by name: every live
+#: document the question names by fingerprint is in the answer (:func:`check_found`).
 CHECKS: frozenset[str] = frozenset(
     {"writes", "hits", "counts", "fresh-ids", "fresh-scores", "fresh-counts"}
 )
@@ -130,6 +132,8 @@ class Executor:
             check_hits(result, asker, now_tick, self.policy, self.live, self.written)
         if "counts" in self.checks and self.caps.counts:
             check_counts(result, asker, now_tick, self.policy, self.live)
+        if "found" in self.checks:
+            check_found(result, asker, now_tick, self.policy, self.live, query)
         if not self.checks & {"fresh-ids", "fresh-scores", "fresh-counts"}:
             return
         docs = list(self.live.values())

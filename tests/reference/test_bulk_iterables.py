@@ -86,4 +86,5 @@ def test_the_adapters_bulk_verbs_take_a_generator() -> None:
     claims, thresholds = ("payment held", "nothing here"), [0.1, 0.5, 0.9]
     swept = listed.ground_sweep(claims, hits, thresholds)
     assert listed.ground_sweep(claims, hits, once(thresholds)) == swept
-    assert len(swept) == 3 and swept[0][0].supported
+    assert len(swept) == 3
+    assert swept[0][0].supported
