@@ -126,8 +126,8 @@ QUESTION_GLUE: tuple[str, ...] = (
     "\t",
     " %s ",
 )
-#: Any mode that reads a lexical ranking, large limits, rerank off: every document the
-#: question names by fingerprint fits in the answer, which must then hold it.
+#: Modes that read a lexical ranking, large limits, rerank off: every document a
+#: question names by fingerprint has room in the answer.
 POLICIES: tuple[Policy, ...] = (
     Policy(mode="lexical", rerank=False, candidate_limit=8, result_limit=8),
     Policy(mode="hybrid", rerank=False, candidate_limit=8, result_limit=8),
@@ -209,8 +209,8 @@ def _pair(draw: st.DrawFn, tenant: str, user: str, kind: str = "") -> _Pair:
         one, other = _twins(draw, _piece(draw))
         first = _doc(draw, tenant, "b1", high, barrier=one)
         second = _doc(draw, tenant, "b2", 1, barrier=other)
-        askers = tuple(_reader(user, tenant, b) for b in ((one,), (other,), ()))
-        return _Pair(first, second, askers)
+        readers = tuple(_reader(user, tenant, b) for b in ((one,), (other,), ()))
+        return _Pair(first, second, readers)
     if kind == "barrier list":
         # Inside "b" and "c" is not inside "b,c", nor is inside "b,c" inside "b".
         sep, b, c = draw(st.sampled_from(SEPARATORS)), _piece(draw), _piece(draw)

@@ -153,6 +153,7 @@ def hostile_identifiers_stay_apart(factory: Factory, case: Program) -> None:
     ``b,c`` beside an asker inside ``b`` and ``c``), the first at the higher version; each
     side's principals ask for both by fingerprint, then each side is rewritten and one of
     the pair deleted. Every write is taken or refused by its own identity's versions
-    alone, every hit traces to the asker's own tenant and view, the counts hold, and every
-    live document in view that a question names comes back."""
+    alone, every hit traces to the asker's own tenant and view, the counts hold, and a
+    live document in view that a question names comes back whenever a fresh system
+    holding it alone answers with it (and the answer has room)."""
     run_program(factory, case, _IDENTITY)

@@ -67,7 +67,7 @@ from ragward.reference import (
 from ragward.reference.dense import check_vectors
 from ragward.reference.namespace import Namespace
 
-from .broken_ids import BarrierListJoined, CollatedIds, JoinedKeys
+from .broken_ids import BarrierListJoined, CollatedIds, JoinedKeys, JoinedPointIds
 from .planted import FACTORIES, PLANTS
 
 __all__ = ["BROKEN", "Row", "aimed", "defect", "kill_row", "selection"]
@@ -721,6 +721,7 @@ BROKEN: dict[str, tuple[Callable[[], RetrievalSystem], tuple[str, ...]]] = {
     "depth-in-chunks": (DepthInChunks, ("DEPTH-001",)),
     # Lossy keys (tests/conformance/broken_ids.py): only hostile identifiers collide.
     "joined-keys": (JoinedKeys, ("ISO-006",)),
+    "joined-point-ids": (JoinedPointIds, ("ISO-006",)),
     "collated-ids": (CollatedIds, ("ISO-006",)),
     "barrier-list-joined": (BarrierListJoined, ("ISO-006",)),
 }

@@ -15,7 +15,7 @@ from dataclasses import replace
 from ragward.adapters import ReferenceSystem
 from ragward.conformance.records import Asker, Doc, Policy, Result
 
-__all__ = ["BarrierListJoined", "CollatedIds", "JoinedKeys"]
+__all__ = ["BarrierListJoined", "CollatedIds", "JoinedKeys", "JoinedPointIds"]
 
 
 class JoinedKeys(ReferenceSystem):
@@ -49,6 +49,34 @@ class JoinedKeys(ReferenceSystem):
         holder = self.holders.get("\x00".join((tenant, doc_id)))
         if holder is not None:
             super().delete(*holder)
+
+
+class JoinedPointIds(ReferenceSystem):
+    """Point ids joined with a NUL, version records apart.
+
+    The versions are kept by ``(tenant, doc_id)``, so every write is taken or refused
+    rightly, but a document's chunks live under ``"\x00".join((tenant, doc_id))``: tenant
+    ``a`` / ``b\x00c`` and tenant ``a\x00b`` / ``c`` share them, and a write of either
+    silently removes the other's document.
+
+    Caught by: ISO-006, through a named document missing from its tenant's answer.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holders: dict[str, tuple[str, str]] = {}
+
+    def ingest(self, doc: Doc) -> bool:
+        namespace = self.retriever._namespaces.get(doc.tenant)
+        state = None if namespace is None else namespace.docs.get(doc.doc_id)
+        if state is not None and doc.version <= state.version:
+            return False
+        key = "\x00".join((doc.tenant, doc.doc_id))
+        holder = self.holders.get(key)
+        if holder is not None and holder != (doc.tenant, doc.doc_id):
+            super().delete(*holder)  # the points are overwritten
+        self.holders[key] = (doc.tenant, doc.doc_id)
+        return super().ingest(doc)
 
 
 def _collated(value: str) -> str:
