@@ -140,13 +140,30 @@ def load_column(configuration: Configuration, out: Path, seconds: float) -> Colu
             v["verdict"],
             v["examples"],
             v["reason"],
-            v["counterexample"],
+            _in_field_order(v["id"], v["counterexample"]),
             v["replay"],
             v.get("shrink_steps", 0),
         )
         for v in data["invariants"]
     )
     return Column(configuration, Report(data["implementation"], data["profile"], verdicts), seconds)
+
+
+def _in_field_order(invariant_id: str, case: Any) -> Any:
+    """A stored counterexample (its keys sorted) in its record's field order, as a run
+    holds it, so that a matrix rendered from stored reports reads as one rendered from a
+    run; as stored when it is not a case of that invariant."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import REGISTRY
+    from ragward.conformance.records import from_data, to_data
+
+    invariant = REGISTRY.get(invariant_id)
+    if case is None or invariant is None:
+        return case
+    try:
+        return to_data(from_data(invariant.case_type, case))
+    except (TypeError, ValueError):
+        return case
 
 
 def statuses(columns: Sequence[Column]) -> dict[str, dict[str, str]]:
