@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from ragward.conformance.contract import Factory, RetrievalSystem
 from ragward.conformance.invariant import Violation
-from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy
+from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.strategies import (
     BARRIERS,
     DOC_IDS,
@@ -31,6 +31,7 @@ from ragward.conformance.strategies import (
     Program,
     askers,
     documents,
+    fingerprints_in,
     policies,
     queries,
     restamp,
@@ -43,6 +44,7 @@ from ragward.conformance.view import (
     check_hits,
     fit_doc,
     fit_policy,
+    in_view,
     label,
     ranked,
     same,
@@ -52,7 +54,9 @@ __all__ = ["ALONE", "CHECKS", "Executor", "LifecycleMachine", "machine_for", "ru
 
 #: What an executor can check: write verdicts, hits against the model, audit counts, and
 #: the answer (ids, scores, counts) against a fresh system holding the live documents
-#: (with ``alone``: only the asker's tenant's).
+#: (with ``alone``: only the asker's tenant's). ``found``, asked for by name: a live
+#: document the question names by fingerprint is in the answer when a fresh system
+#: holding it alone answers with it (see :meth:`Executor.found`).
 CHECKS: frozenset[str] = frozenset(
     {"writes", "hits", "counts", "fresh-ids", "fresh-scores", "fresh-counts"}
 )
@@ -72,6 +76,8 @@ class Executor:
         self.live: dict[tuple[str, str], Doc] = {}
         self.newest: dict[tuple[str, str], int] = {}
         self.written: list[Doc] = []
+        #: Fresh systems holding one document each, built when ``found`` needs one.
+        self.solo: dict[Doc, RetrievalSystem] = {}
 
     def run(self, op: Op) -> None:
         """Execute one step and check it."""
@@ -130,6 +136,8 @@ class Executor:
             check_hits(result, asker, now_tick, self.policy, self.live, self.written)
         if "counts" in self.checks and self.caps.counts:
             check_counts(result, asker, now_tick, self.policy, self.live)
+        if "found" in self.checks:
+            self.found(result, asker, query, now_tick)
         if not self.checks & {"fresh-ids", "fresh-scores", "fresh-counts"}:
             return
         docs = list(self.live.values())
@@ -166,6 +174,36 @@ class Executor:
                 )
         if "fresh-counts" in self.checks and self.caps.counts:
             same(f"counts of {what}", answer(other, self.caps)[-1], answer(result, self.caps)[-1])
+
+    def found(self, result: Result, asker: Asker, query: str, now_tick: int) -> None:
+        """Every live document in the asker's view that ``query`` names by fingerprint is
+        in the answer, if a fresh system holding that document alone answers with it and
+        the answer has room (fewer hits than the policy's limits): a document another
+        identity's write took the place of, or a cache answered for another, is missing.
+        Judged against the system itself, so no recall is asked of it that it lacks."""
+        room = min(self.policy.candidate_limit, self.policy.result_limit)
+        if len(result.hits) >= room:
+            return
+        named = fingerprints_in(query)
+        got = {(hit.doc_id, hit.version) for hit in result.hits}
+        for doc in self.live.values():
+            if (
+                doc.tenant != asker.tenant
+                or (doc.doc_id, doc.version) in got
+                or not fingerprints_in(doc.text) & named
+                or not in_view(doc, asker, now_tick, self.policy)
+            ):
+                continue
+            if doc not in self.solo:
+                self.solo[doc] = build(self.factory, [doc])
+            alone = self.solo[doc].retrieve(query, asker, now_tick, self.policy)
+            if any(hit.doc_id == doc.doc_id for hit in alone.hits):
+                raise Violation(
+                    f"{asker.user_id!r}@{asker.tenant!r} asked {query!r}, which names "
+                    f"{doc.tenant!r}/{doc.doc_id!r} v{doc.version} (in their view), and got "
+                    f"{sorted(got)!r}: a fresh system holding that document alone answers "
+                    "with it"
+                )
 
 
 def run_program(factory: Factory, program: Program, checks: frozenset[str] = CHECKS) -> None:

@@ -18,6 +18,7 @@ Strategies take no capabilities: checks fit what they draw to what an adapter de
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -87,7 +88,12 @@ _FINGERPRINT_RE = re.compile(r"(?<![a-z])qx[a-z]{6}(?![a-z])")
 
 def fingerprint(tenant: str, doc_id: str, version: int) -> str:
     """The word unique to one document version: ``qx`` and six letters of a hash."""
-    digest = hashlib.sha256(f"{tenant}\0{doc_id}\0{version}".encode()).digest()
+    parts = (tenant, doc_id, str(version))
+    # Joined with NUL while no part holds one (the pinned cases' fingerprints stay what they
+    # were), else as JSON, which holds no raw NUL: the two forms never meet, and each reads
+    # back into its parts, so two identities never share a fingerprint.
+    key = json.dumps(parts) if any("\0" in part for part in parts) else "\0".join(parts)
+    digest = hashlib.sha256(key.encode()).digest()
     return "qx" + "".join(chr(ord("a") + b % 26) for b in digest[:6])
 
 

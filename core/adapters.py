@@ -7,7 +7,7 @@ through this adapter exactly as it checks any other implementation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 from operator import attrgetter, itemgetter
@@ -107,11 +107,14 @@ def hit_of(scored: Scored) -> Hit:
     return hit
 
 
-def section_of(citation: str) -> str:
-    # doc_id@vN#section[start:end]; the section is what lies between the first '#'
-    # after '@v' and the last '['.
-    head, _, rest = citation.partition("#")
-    return rest[: rest.rfind("[")] if head and "[" in rest else "body"
+def section_of(citation: str, doc_id: str, version: int) -> str:
+    """The section of a reference citation ``doc_id@vN#section[start:end]``: what lies
+    after the hit's own ``doc_id@vN#`` and before the last ``[`` ("body" for a citation
+    of another form). Read after the known prefix, not at the first ``#``: a ``doc_id``
+    may hold ``#`` or ``@v`` itself."""
+    head = f"{doc_id}@v{version}#"
+    rest = citation[len(head) :] if citation.startswith(head) else ""
+    return rest[: rest.rfind("[")] if "[" in rest else "body"
 
 
 def scored_of(hit: Hit, tenant: str = "") -> Scored:
@@ -120,7 +123,7 @@ def scored_of(hit: Hit, tenant: str = "") -> Scored:
         doc_id=hit.doc_id,
         tenant=tenant,
         text=hit.text,
-        section=section_of(hit.citation),
+        section=section_of(hit.citation, hit.doc_id, hit.version),
         start_char=hit.start,
         end_char=hit.end,
         classification="public",
@@ -300,8 +303,9 @@ class ReferenceSystem:
             return False
         return True
 
-    def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
-        """The evals' bulk verb: documents in order, chunks embedded in batches."""
+    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
+        """The evals' bulk verb: documents (any iterable, read once) in order, chunks
+        embedded in batches."""
         done = self.retriever.ingest_many([_document(doc) for doc in docs])
         return tuple(chunks is not None for chunks in done)
 
@@ -322,7 +326,7 @@ class ReferenceSystem:
         )
 
     def first_stages(
-        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+        self, queries: Iterable[str], asker: Asker, now_tick: int, policy: Policy
     ) -> list[FirstStage]:
         """:meth:`first_stage` of each of ``queries``: the asker's view taken once, the
         dense scans of a block of questions in one matrix product. A subclass that
@@ -350,7 +354,7 @@ class ReferenceSystem:
         return result_of(finished, _hit_memo(cast(FirstStage, stage)))
 
     def finish_listings(
-        self, stage: object, policies: Sequence[Policy], top: int
+        self, stage: object, policies: Iterable[Policy], top: int
     ) -> tuple[Listing, ...]:
         """:meth:`finish` under each of ``policies``, as the grid reads it
         (:class:`ragward.evals.staged.Listing`), every policy finished from one
@@ -449,11 +453,12 @@ class ReferenceSystem:
         return tuple(verdicts)
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
     ) -> list[tuple[Support, ...]]:
         """:meth:`ground` under each of ``thresholds`` (the evals' sweep of
         ``grounding.min_overlap``), the best overlaps found once. A subclass that grounds
         its own way gets :meth:`ground` asked per threshold."""
+        thresholds = list(thresholds)  # read once: a generator has no second pass
         checker = self.retriever.grounding
         if (
             type(self).ground is ReferenceSystem.ground

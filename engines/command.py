@@ -3,6 +3,7 @@
 ragward engines                                 # list them, installed or not
 ragward engines --matrix --out reports/engines  # the full kit on each installed one
 ragward engines --matrix --repeat 5 --only qdrant-edge --select DET-001,DET-003
+ragward engines --matrix --select ISO-006       # those invariants only, the rest kept
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def add_engines_parser(commands: Any) -> None:
     engines.add_argument(
         "--select",
         metavar="ID,...",
-        help="with --repeat: only these invariants (DET-001,LIFE-002,...)",
+        help="with --matrix: run only these invariants (DET-001,LIFE-002,...) and put their "
+        "verdicts into the stored reports, keeping the others; with --repeat: only these",
     )
     engines.add_argument(
         "--repeat",
@@ -107,12 +109,18 @@ def run_engines(args: argparse.Namespace) -> int:
     check_directory(args.out, "--out")  # before minutes of work, not after
     if args.shrink_budget is not None and not args.shrink_budget > 0:
         raise InvalidArgument(f"--shrink-budget must be positive, got {args.shrink_budget}")
-    if args.select is not None and args.repeat is None:
-        raise InvalidArgument("--select goes with --repeat (the matrix holds every invariant)")
     select = _invariants(args.select) if args.select is not None else None
     if args.repeat is not None:
         write_stability(columns, args.out, args.repeat, profile=args.profile, select=select)
         print(f"wrote {args.out / 'stability.md'} and stability.json")
+        return 0
+    if select is not None:
+        from ragward.engines.matrix_update import update_matrix
+
+        update_matrix(
+            columns, args.out, select, profile=args.profile, shrink_budget=args.shrink_budget
+        )
+        print(f"updated {', '.join(select)} in {args.out / 'matrix.md'} and the reports")
         return 0
     write_matrix(
         columns,

@@ -12,7 +12,7 @@ returned, never used to fetch more than the engine was asked for).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,8 +150,10 @@ class Settings:
         """``doc`` cut into index rows, each with its vector (batched over the document)."""
         return self.rows_of_many([doc])
 
-    def rows_of_many(self, docs: Sequence[Doc]) -> list[IndexRow]:
-        """Every document of ``docs`` cut into index rows, embedded in one batch."""
+    def rows_of_many(self, docs: Iterable[Doc]) -> list[IndexRow]:
+        """Every document of ``docs`` (any iterable, read once) cut into index rows,
+        embedded in one batch."""
+        docs = list(docs)  # read once: a generator has no second pass
         if any(d.classification not in LEVELS for d in docs):
             bad = next(d for d in docs if d.classification not in LEVELS)
             raise InvalidArgument(

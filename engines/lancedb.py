@@ -38,7 +38,7 @@ import shutil
 import tempfile
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from ragward.conformance.contract import Capabilities
@@ -235,8 +235,10 @@ class LanceSystem:
     def ingest(self, doc: Doc) -> bool:
         return self.ingest_many((doc,))[0]
 
-    def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
-        """``ingest`` of each document in order (the evals' bulk verb)."""
+    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
+        """``ingest`` of each document (any iterable, read once) in order (the evals' bulk
+        verb)."""
+        docs = list(docs)  # read once: a generator has no second pass
         rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
         by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
         for row in rows:

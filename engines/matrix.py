@@ -140,12 +140,30 @@ def load_column(configuration: Configuration, out: Path, seconds: float) -> Colu
             v["verdict"],
             v["examples"],
             v["reason"],
-            v["counterexample"],
+            _in_field_order(v["id"], v["counterexample"]),
             v["replay"],
+            v.get("shrink_steps", 0),
         )
         for v in data["invariants"]
     )
     return Column(configuration, Report(data["implementation"], data["profile"], verdicts), seconds)
+
+
+def _in_field_order(invariant_id: str, case: Any) -> Any:
+    """A stored counterexample (its keys sorted) in its record's field order, as a run
+    holds it, so that a matrix rendered from stored reports reads as one rendered from a
+    run; as stored when it is not a case of that invariant."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import REGISTRY
+    from ragward.conformance.records import from_data, to_data
+
+    invariant = REGISTRY.get(invariant_id)
+    if case is None or invariant is None:
+        return case
+    try:
+        return to_data(from_data(invariant.case_type, case))
+    except (TypeError, ValueError):
+        return case
 
 
 def statuses(columns: Sequence[Column]) -> dict[str, dict[str, str]]:
@@ -263,26 +281,32 @@ def write_matrix(
             flush=True,
         )
         columns.append(column)
+    return write_stored(columns, out, profile)
+
+
+def write_stored(columns: Sequence[Column], out: Path, profile: str) -> list[Column]:
+    """Record the wall time of ``columns`` (just run) in ``out/timings.json`` and write
+    ``matrix.md`` and ``matrix.json`` from them and every other column stored in ``out``:
+    one run may refresh a few columns."""
     timings_file = out / "timings.json"
     timings = json.loads(timings_file.read_text("utf-8")) if timings_file.exists() else {}
     timings.update({column.label: round(column.seconds, 1) for column in columns})
     write_atomic(timings_file, json.dumps(timings, indent=2, sort_keys=True) + "\n")
-    # The matrix holds every column with a stored report: one run may refresh a few.
     from ragward.engines import configurations as known
 
     ran = {column.label: column for column in columns}
     every = [REFERENCE, *(c for c in known() if c.in_matrix)]
-    columns = [
+    stored = [
         ran.get(label(c)) or load_column(c, out, timings.get(label(c), 0.0))
         for c in every
         if label(c) in ran or (out / f"{label(c)}.json").exists()
     ]
-    markdown, data = render(columns, profile)
+    markdown, data = render(stored, profile)
     write_atomic(out / "matrix.md", markdown)
     write_atomic(
         out / "matrix.json", json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     )
-    return columns
+    return stored
 
 
 # -- stability: the same columns run again, failures counted -------------------------------

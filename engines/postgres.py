@@ -31,6 +31,11 @@ rank))`` with ranks from 1 and ``k`` the policy's ``rrf_k``, over the two first 
 each cut at ``candidate_limit``; ties break by ``chunk_id`` (collation ``"C"``,
 code-point order as in Python).
 
+Identifiers (tenant, ``doc_id``, chunk id, barrier) are stored as given, except that
+PostgreSQL's ``text`` cannot hold NUL: NUL is written ``\\x01\\x01`` and ``\\x01``
+``\\x01\\x02`` (:func:`_stored`), an encoding that is injective and keeps code-point
+order, so ids stay apart and ties still break as in Python.
+
 The audit counts are SQL ``COUNT``s: *considered* is counted by the owner role (the
 reader cannot see the rows it must count), restricted by ``WHERE tenant = ...``;
 *eligible* and *visible* are counted by the reader under the same policies, with and
@@ -56,6 +61,7 @@ import atexit
 import contextlib
 import itertools
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -286,7 +292,9 @@ class Database:
 
 
 _servers: dict[str, TemporaryServer] = {}
-_databases: dict[str, Database] = {}
+#: By flavour ("rls", "pgvector"), and a deployment by ``(url, reader)``: a tuple, since
+#: a DSN may hold any separator.
+_databases: dict[str | tuple[str, str], Database] = {}
 _lock = threading.Lock()
 
 
@@ -348,7 +356,7 @@ def _deployment(url: str | None, reader: str | None) -> Database:
     if not url:
         raise InvalidArgument("the dsn configuration needs RAGWARD_PG_DSN (a libpq DSN or URL)")
     reader = reader or os.environ.get("RAGWARD_PG_READER", _READER)
-    key = f"dsn:{url}:{reader}"
+    key = (url, reader)
     with _lock:
         if key not in _databases:
             psycopg = _psycopg("postgres")
@@ -356,6 +364,30 @@ def _deployment(url: str | None, reader: str | None) -> Database:
             atexit.register(connection.close)
             _databases[key] = Database(connection, None, reader)
         return _databases[key]
+
+
+def _stored(value: str) -> str:
+    """An identifier as PostgreSQL ``text``, which refuses NUL: NUL becomes ``\\x01\\x01``
+    and ``\\x01`` becomes ``\\x01\\x02``, every other character itself. The code is
+    prefix-free and its words keep the order of the characters they stand for, so two ids
+    never meet and ``ORDER BY chunk_id`` (collation ``"C"``) stays code-point order."""
+    if "\x00" not in value and "\x01" not in value:
+        return value
+    return value.replace("\x01", "\x01\x02").replace("\x00", "\x01\x01")
+
+
+def _stored_or_none(value: str | None) -> str | None:
+    return None if value is None else _stored(value)
+
+
+_ESCAPED = re.compile("\x01([\x01\x02])")
+
+
+def _read(value: str) -> str:
+    """An identifier as :func:`_stored` wrote it, back as it was given."""
+    if "\x01" not in value:
+        return value
+    return _ESCAPED.sub(lambda m: "\x00" if m.group(1) == "\x01" else "\x01", value)
 
 
 def _quote(term: str) -> str:
@@ -483,13 +515,13 @@ class PostgresSystem:
                 f"""INSERT INTO {s}.versions AS v VALUES (%s, %s, %s)
                 ON CONFLICT (tenant, doc_id) DO UPDATE SET version = excluded.version
                 WHERE v.version < excluded.version RETURNING 1""".encode(),
-                (doc.tenant, doc.doc_id, doc.version),
+                (_stored(doc.tenant), _stored(doc.doc_id), doc.version),
             )
             if cursor.fetchone() is None:
                 return False
             cursor.execute(
                 f"DELETE FROM {s}.chunks WHERE tenant = %s AND doc_id = %s".encode(),
-                (doc.tenant, doc.doc_id),
+                (_stored(doc.tenant), _stored(doc.doc_id)),
             )
             if rows:
                 cast = "float8[]" if self.vectors == "array" else "vector"
@@ -505,15 +537,16 @@ class PostgresSystem:
         if row.vector is not None:
             vector = list(row.vector) if self.vectors == "array" else _vector_text(row.vector)
         return (
-            row.tenant, row.chunk_id, row.doc_id, row.version, row.start, row.end, row.section,
-            row.text, row.level, row.barrier, row.tick, _tsvector(row.terms), vector,
+            _stored(row.tenant), _stored(row.chunk_id), _stored(row.doc_id), row.version,
+            row.start, row.end, row.section, row.text, row.level, _stored_or_none(row.barrier),
+            row.tick, _tsvector(row.terms), vector,
         )  # fmt: skip
 
     def delete(self, tenant: str, doc_id: str) -> None:
         with self.database.transaction() as cursor:
             cursor.execute(
                 f"DELETE FROM {self.schema}.chunks WHERE tenant = %s AND doc_id = %s".encode(),
-                (tenant, doc_id),
+                (_stored(tenant), _stored(doc_id)),
             )
 
     # -- reads --------------------------------------------------------------------------
@@ -529,7 +562,8 @@ class PostgresSystem:
             qvec = list(vector) if self.vectors == "array" else _vector_text(vector)
         match_lexical = "terms @@ %(q)s::tsquery" if lexical else "false"
         match_dense = f"{self._cosine()} > 0" if vector is not None else "false"
-        arguments: dict[str, object] = {"q": tsquery, "v": qvec, "tenant": view.tenant}
+        tenant = _stored(view.tenant)
+        arguments: dict[str, object] = {"q": tsquery, "v": qvec, "tenant": tenant}
         s = self.schema
         counted = f"FROM {s}.chunks WHERE (({match_lexical}) OR ({match_dense}))"
         with self.database.transaction() as cursor:
@@ -543,7 +577,7 @@ class PostgresSystem:
                     set_config('ragward.max_level', %s, true),
                     set_config('ragward.barriers', %s::text[]::text, true),
                     set_config('ragward.min_tick', '', true)""",
-                (view.tenant, str(view.max_level), list(view.barriers)),
+                (tenant, str(view.max_level), [_stored(b) for b in view.barriers]),
             )
             cursor.execute(f"SELECT count(*) {counted}".encode(), arguments)
             visible = _one(cursor)
@@ -622,8 +656,8 @@ class PostgresSystem:
             level, barrier, tick, score = labels
             # The row as the hit needs it: search text, terms and vector are not read back.
             row = IndexRow(
-                chunk_id, tenant, doc_id, version, start, end, section, body, "", level, barrier,
-                tick, (), None,
+                _read(chunk_id), _read(tenant), _read(doc_id), version, start, end, section, body,
+                "", level, None if barrier is None else _read(barrier), tick, (), None,
             )  # fmt: skip
             found.append((row, float(score)))
         return found

@@ -50,6 +50,7 @@ from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.engines import Configuration
 from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
 from ragward.errors import InvalidArgument, MissingExtra, RagwardError
+from ragward.keys import joined_key
 from ragward.reference.text import tokenize
 
 __all__ = [
@@ -156,7 +157,9 @@ class Backend(Protocol):
 
 
 def _point_id(*parts: str) -> str:
-    return str(uuid.uuid5(_IDS, "\x00".join(parts)))
+    """A point's id: a hash of its identifiers, encoded so that no two keys meet (joined
+    with a separator, tenant ``a`` / ``b\x00c`` and ``a\x00b`` / ``c`` were one point)."""
+    return str(uuid.uuid5(_IDS, joined_key(*parts)))
 
 
 def _payload(row: IndexRow) -> Payload:
@@ -379,7 +382,7 @@ class EdgeBackend:
                 vector[_SPARSE] = q.SparseVector(indices=terms[0], values=terms[1])
             if row.vector is not None:
                 vector[_DENSE] = list(row.vector)
-            point_id = _point_id(row.tenant, row.chunk_id)
+            point_id = _point_id(row.tenant, row.doc_id, row.chunk_id)
             points.append(q.Point(id=point_id, vector=vector, payload=_payload(row)))
         # One point per update, in chunk order: Qdrant applies a batch's points in the key
         # order of a hash map of their ids (``upsert_points`` dedups them through an
@@ -542,7 +545,9 @@ class ClientBackend:
                 vector[_DENSE] = list(row.vector)
             points.append(
                 m.PointStruct(
-                    id=_point_id(row.tenant, row.chunk_id), vector=vector, payload=_payload(row)
+                    id=_point_id(row.tenant, row.doc_id, row.chunk_id),
+                    vector=vector,
+                    payload=_payload(row),
                 )
             )
         # One batch: local mode applies it in list order; a server, like the edge engine,

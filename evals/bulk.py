@@ -7,7 +7,7 @@ adapter offers it is read from its class, never found out by calling and catchin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from ragward.conformance.records import Doc
@@ -24,8 +24,9 @@ class BulkSystem(Protocol):
     """Optional verb: ``ingest_many(docs)`` is ``tuple(ingest(d) for d in docs)``, with
     the same effect on the index, done in as few model calls as the system likes."""
 
-    def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
-        """Upsert ``docs`` in order; one accepted flag per document."""
+    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
+        """Upsert ``docs`` (any iterable: read it once) in order; one accepted flag per
+        document."""
         ...
 
 

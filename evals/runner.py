@@ -278,7 +278,8 @@ def _ingest_all(
     for start in range(0, len(docs), BATCH_DOCS):
         batch = docs[start : start + BATCH_DOCS]
         try:
-            accepted = bulk.ingest_many(batch)
+            # A generator, as the protocol allows: a verb that reads it twice shows here.
+            accepted = bulk.ingest_many(doc for doc in batch)
         except Exception as error:  # the implementation failed on valid data
             first = batch[0]
             raise AdapterError(
@@ -364,7 +365,8 @@ def _first_stages(
         wide = _wide(settings, grid, first, unit)
         texts = [question.text for question in alike]
         try:
-            taken = system.first_stages(texts, first.asker, first.now_tick, wide)
+            # A generator, as the protocol allows: a verb that reads it twice shows here.
+            taken = system.first_stages((t for t in texts), first.asker, first.now_tick, wide)
         except Exception as error:
             raise AdapterError(
                 f"{name}.first_stages({texts[0]!r}, ...) raised {type(error).__name__}: {error}"
@@ -414,7 +416,7 @@ def _answer_all(
             if way == "finish_listings":
                 policies = [_policy(setting, grid, question, unit) for setting in settings]
                 listed = cast(ListingSystem, system).finish_listings(
-                    stage, policies, grid.grounding_depth
+                    stage, (p for p in policies), grid.grounding_depth
                 )
                 if not isinstance(listed, tuple | list) or len(listed) != len(settings):
                     raise AdapterError(
@@ -669,7 +671,7 @@ def _swept(
     count = f"{len(thresholds)} threshold" + ("" if len(thresholds) == 1 else "s")
     call = f"{name}.ground_sweep(({claim!r},), ..., {count})"
     try:
-        answers = sweep((claim,), hits, thresholds)
+        answers = sweep((claim,), hits, (t for t in thresholds))
     except Exception as error:
         raise AdapterError(f"{call} raised {type(error).__name__}: {error}") from None
     if not isinstance(answers, tuple | list) or len(answers) != len(thresholds):

@@ -15,7 +15,7 @@ thousand whole).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -70,9 +70,10 @@ class BatchStagedSystem(StagedSystem, Protocol):
     grid asks for those of questions asked alike: same asker, time and policy)."""
 
     def first_stages(
-        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+        self, queries: Iterable[str], asker: Asker, now_tick: int, policy: Policy
     ) -> Sequence[object]:
-        """``[first_stage(q, asker, now_tick, policy) for q in queries]``."""
+        """``[first_stage(q, asker, now_tick, policy) for q in queries]``; ``queries`` may
+        be any iterable: read it once."""
         ...
 
 
@@ -82,9 +83,10 @@ class ListingSystem(StagedSystem, Protocol):
     every setting of a stage in one call (so that it can share work among them)."""
 
     def finish_listings(
-        self, stage: object, policies: Sequence[Policy], top: int
+        self, stage: object, policies: Iterable[Policy], top: int
     ) -> Sequence[Listing]:
-        """``finish(stage, p)`` for each of ``policies``, in order, read by the grid:
+        """``finish(stage, p)`` for each of ``policies`` (any iterable: read it once), in
+        order, read by the grid:
         ``keys`` holds each of its hits' ``(chunk_id, doc_id, version)``, ``top`` its
         first ``top`` hits whole (all of them, if it has fewer)."""
         ...
@@ -96,9 +98,10 @@ class GroundingSweep(Protocol):
     sweeps ``grounding.min_overlap`` over the same hits)."""
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
     ) -> Sequence[Sequence[Support]]:
-        """``[ground(claims, retrieved, t) for t in thresholds]``."""
+        """``[ground(claims, retrieved, t) for t in thresholds]``; ``thresholds`` may be any
+        iterable: read it once."""
         ...
 
 

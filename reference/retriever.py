@@ -6,7 +6,7 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
@@ -400,15 +400,17 @@ class AuthorizedRetriever:
         return tuple(chunks)
 
     def ingest_many(
-        self, documents: Sequence[Document], *, batch_size: int = 256
+        self, documents: Iterable[Document], *, batch_size: int = 256
     ) -> tuple[tuple[Chunk, ...] | None, ...]:
-        """Upsert ``documents`` in order, embedding their chunks in batches.
+        """Upsert ``documents`` (any iterable, read once) in order, embedding their chunks
+        in batches.
 
         Each document is applied as :meth:`ingest` applies it; a document whose version is
         not newer (than one ingested before, or earlier in ``documents``) is refused and
         gives None in its place. The embedder sees ``batch_size`` chunk texts per call,
         which is what lets a neural model run at its own speed.
         """
+        documents = list(documents)  # read once: a generator has no second pass
         for document in documents:
             if not isinstance(document, Document):
                 raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
@@ -551,15 +553,15 @@ class AuthorizedRetriever:
 
     def retrieve_many(
         self,
-        queries: Sequence[str],
+        queries: Iterable[str],
         principal: Principal,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,
     ) -> list[RetrievalResult]:
-        """Answer each of ``queries`` for ``principal`` at ``now_tick`` under ``policy``:
-        what :meth:`retrieve` answers one by one, with the checks, the lock, the asker's
-        view and its masks taken once."""
+        """Answer each of ``queries`` (any iterable, read once) for ``principal`` at
+        ``now_tick`` under ``policy``: what :meth:`retrieve` answers one by one, with the
+        checks, the lock, the asker's view and its masks taken once."""
         policy = policy or RetrievalPolicy()
         return [
             self.finish(first, policy)
@@ -580,13 +582,15 @@ class AuthorizedRetriever:
 
     def first_stages(
         self,
-        queries: Sequence[str],
+        queries: Iterable[str],
         principal: Principal,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,
     ) -> list[FirstStage]:
-        """:meth:`first_stage` of each of ``queries``, the view taken once."""
+        """:meth:`first_stage` of each of ``queries`` (any iterable, read once), the view
+        taken once."""
+        queries = list(queries)  # read once: a generator has no length
         policy = policy or RetrievalPolicy()
         _check_asked(queries, principal, now_tick)
         vectors: list[npt.NDArray[np.float64] | None] = [None] * len(queries)

@@ -6,7 +6,7 @@ reference, breaking one call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -76,7 +76,7 @@ def ingest_raises(**keywords: Any) -> Any:
 class _ListingTuples(ReferenceSystem):
     """Staged, but its listings are bare tuples."""
 
-    def finish_listings(self, stage: object, policies: Sequence[Policy], top: int) -> Any:
+    def finish_listings(self, stage: object, policies: Iterable[Policy], top: int) -> Any:
         return tuple((one.keys, one.top) for one in super().finish_listings(stage, policies, top))
 
 
@@ -87,7 +87,7 @@ def listing_tuples(**keywords: Any) -> Any:
 class _ListingShort(ReferenceSystem):
     """Staged, well-formed listings, each one hit short of what retrieve returns."""
 
-    def finish_listings(self, stage: object, policies: Sequence[Policy], top: int) -> Any:
+    def finish_listings(self, stage: object, policies: Iterable[Policy], top: int) -> Any:
         return tuple(
             Listing(one.keys[:-1], one.top[: len(one.keys) - 1])
             for one in super().finish_listings(stage, policies, top)
@@ -98,11 +98,25 @@ def listing_short(**keywords: Any) -> Any:
     return _ListingShort(reference_factory(**keywords).retriever)
 
 
+class _IngestManyTwice(ReferenceSystem):
+    """Bulk ingest that walks its documents twice, a check and then the work: given a
+    generator, it stores nothing and answers ``()``."""
+
+    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
+        if any(doc.version < 1 for doc in docs):
+            raise ValueError("a version below 1")
+        return tuple(self.ingest(doc) for doc in docs)
+
+
+def ingest_many_twice(**keywords: Any) -> Any:
+    return _IngestManyTwice(reference_factory(**keywords).retriever)
+
+
 class _StagesShort(ReferenceSystem):
     """Staged and batched, but a batch of first stages comes back one short."""
 
     def first_stages(
-        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+        self, queries: Iterable[str], asker: Asker, now_tick: int, policy: Policy
     ) -> Any:
         return super().first_stages(queries, asker, now_tick, policy)[:-1]
 
@@ -115,7 +129,7 @@ class _SweepInverted(ReferenceSystem):
     """Sweeps thresholds, every verdict turned over."""
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
     ) -> Any:
         return [
             tuple(replace(s, supported=not s.supported) for s in answer)
@@ -131,7 +145,7 @@ class _SweepShort(ReferenceSystem):
     """Sweeps thresholds, one answer short."""
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
     ) -> Any:
         return super().ground_sweep(claims, retrieved, thresholds)[:-1]
 

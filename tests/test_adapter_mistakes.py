@@ -64,6 +64,12 @@ def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> t
             id="finish-listings-returns-tuples",
         ),
         pytest.param(
+            "ingest_many_twice",
+            f"{MODULE}:ingest_many_twice.ingest_many returned () for 4 documents; "
+            "expected one bool per document",
+            id="ingest-many-reads-its-documents-twice",
+        ),
+        pytest.param(
             "stages_short",
             f"{MODULE}:stages_short.first_stages returned a list for 1 question; "
             "expected one stage per question",

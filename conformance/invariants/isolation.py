@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ragward.conformance.contract import Factory
+from ragward.conformance.hostile import hostile_programs
 from ragward.conformance.invariant import invariant
 from ragward.conformance.records import Asker
 from ragward.conformance.stateful import run_program
@@ -21,6 +22,7 @@ from ragward.conformance.view import answer, bare_too, build, check_hits, live_o
 
 __all__ = [
     "deleted_never_return",
+    "hostile_identifiers_stay_apart",
     "reclassification_takes_effect",
     "superseded_never_return",
     "tenants_sharing_doc_ids",
@@ -28,6 +30,8 @@ __all__ = [
 ]
 
 _HITS = frozenset({"hits"})
+#: Writes taken or refused per identity, hits traced, counts, and nothing named missing.
+_IDENTITY = frozenset({"writes", "hits", "counts", "found"})
 
 
 @invariant(
@@ -129,3 +133,27 @@ def reclassification_takes_effect(factory: Factory, case: Program) -> None:
     or tick is judged by its new labels alone: a principal who could read the old version
     and cannot read the new one gets nothing of the document."""
     run_program(factory, case, _HITS)
+
+
+@invariant(
+    "ISO-006",
+    "isolation",
+    "Hostile identifiers never share a document",
+    case_type=Program,
+    cases=hostile_programs,
+)
+def hostile_identifiers_stay_apart(factory: Factory, case: Program) -> None:
+    """Identifiers are opaque: tenants, ``doc_id``\\ s, barriers and questions drawn from
+    hostile alphabets — separators (``:``, ``::``, ``/``, ``\\x00``, ``|``, quotes,
+    backslashes), unicode confusables and normalisation twins, case and width twins,
+    trailing spaces and NULs, escapes, ids of hundreds of characters that differ at the
+    end — never make two documents of different identity share storage, results or
+    versions. Documents come in pairs a lossy key merges (tenant ``a`` / ``b\\x00c`` and
+    ``a\\x00b`` / ``c``; ``café`` in NFC and NFD; ``p1`` v2 and ``p`` v12; a barrier
+    ``b,c`` beside an asker inside ``b`` and ``c``), the first at the higher version; each
+    side's principals ask for both by fingerprint, then each side is rewritten and one of
+    the pair deleted. Every write is taken or refused by its own identity's versions
+    alone, every hit traces to the asker's own tenant and view, the counts hold, and a
+    live document in view that a question names comes back whenever a fresh system
+    holding it alone answers with it (and the answer has room)."""
+    run_program(factory, case, _IDENTITY)

@@ -67,6 +67,7 @@ from ragward.reference import (
 from ragward.reference.dense import check_vectors
 from ragward.reference.namespace import Namespace
 
+from .broken_ids import BarrierListJoined, CollatedIds, JoinedKeys, JoinedPointIds
 from .planted import FACTORIES, PLANTS
 
 __all__ = ["BROKEN", "Row", "aimed", "defect", "kill_row", "selection"]
@@ -336,7 +337,13 @@ class StaleVersions(ReferenceSystem):
         for hit in result.hits:
             internal, _, number = hit.chunk_id.rpartition("::")
             doc_id = self.owner[(asker.tenant, internal)]
-            citation = _citation(doc_id, hit.version, section_of(hit.citation), hit.start, hit.end)
+            citation = _citation(
+                doc_id,
+                hit.version,
+                section_of(hit.citation, hit.doc_id, hit.version),
+                hit.start,
+                hit.end,
+            )
             hits.append(
                 replace(hit, chunk_id=f"{doc_id}::{number}", doc_id=doc_id, citation=citation)
             )
@@ -396,7 +403,13 @@ class WhitespaceCitations(ReferenceSystem):
         hits = []
         for hit in result.hits:
             text, end = self._joined(hit.text, hit.start)
-            citation = _citation(hit.doc_id, hit.version, section_of(hit.citation), hit.start, end)
+            citation = _citation(
+                hit.doc_id,
+                hit.version,
+                section_of(hit.citation, hit.doc_id, hit.version),
+                hit.start,
+                end,
+            )
             hits.append(replace(hit, text=text, end=end, citation=citation))
         return replace(result, hits=tuple(hits))
 
@@ -706,6 +719,11 @@ BROKEN: dict[str, tuple[Callable[[], RetrievalSystem], tuple[str, ...]]] = {
     "soft-delete": (SoftDelete, ("lifecycle", "STAT-004")),
     "older-version-accepted": (OlderVersionAccepted, ("lifecycle",)),
     "depth-in-chunks": (DepthInChunks, ("DEPTH-001",)),
+    # Lossy keys (tests/conformance/broken_ids.py): only hostile identifiers collide.
+    "joined-keys": (JoinedKeys, ("ISO-006",)),
+    "joined-point-ids": (JoinedPointIds, ("ISO-006",)),
+    "collated-ids": (CollatedIds, ("ISO-006",)),
+    "barrier-list-joined": (BarrierListJoined, ("ISO-006",)),
 }
 
 

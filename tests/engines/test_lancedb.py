@@ -162,7 +162,8 @@ def test_bulk_ingest_is_ingest_of_each_document_in_order() -> None:
         Doc("acme", "d2", "ledger payment released", version=3),  # replaces d2 v1
     ]
     bulk, single = engine.prefilter(), engine.prefilter()
-    assert bulk.ingest_many(docs) == tuple(single.ingest(d) for d in docs)
+    # A generator, read once: it used to be walked twice, and nothing was stored.
+    assert bulk.ingest_many(d for d in docs) == tuple(single.ingest(d) for d in docs)
     assert bulk.ingest_many([Doc("acme", "d1", "stale", version=2)]) == (False,)
     for policy in (Policy(mode="lexical"), Policy(mode="hybrid")):
         a = bulk.retrieve("payment", ALICE, 0, policy)

@@ -76,3 +76,34 @@ def test_the_golden_file_and_the_readme_match_the_committed_matrix() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_selected_invariant_is_put_into_the_stored_reports(tmp_path: Path) -> None:
+    import io
+    import shutil
+
+    from ragward.engines.matrix_update import update_matrix
+    from ragward.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="run the whole kit on reference first"):
+        update_matrix([REFERENCE], tmp_path, ["ISO-006"], stream=io.StringIO())
+    stored = Path(__file__).resolve().parents[2] / "reports" / "engines" / "reference.json"
+    shutil.copy(stored, tmp_path / "reference.json")
+    before = json.loads(stored.read_text(encoding="utf-8"))["invariants"]
+    # ISO-006 left out (a new invariant), ISO-001 stale: both run, every other one kept.
+    kept = [v for v in before if v["id"] not in ("ISO-001", "ISO-006")]
+    [iso_001] = [v for v in before if v["id"] == "ISO-001"]
+    stale = {**iso_001, "verdict": "fail", "reason": "stale"}
+    data = json.loads(stored.read_text(encoding="utf-8"))
+    data["invariants"] = [stale, *kept]
+    (tmp_path / "reference.json").write_text(json.dumps(data), encoding="utf-8")
+    [column] = update_matrix([REFERENCE], tmp_path, ["ISO-001", "ISO-006"], stream=io.StringIO())
+    after = json.loads((tmp_path / "reference.json").read_text(encoding="utf-8"))["invariants"]
+    by_id = {v["id"]: v for v in after}
+    assert by_id["ISO-001"]["verdict"] == by_id["ISO-006"]["verdict"] == "pass"
+    assert [v["id"] for v in after][:6] == [f"ISO-00{n}" for n in range(1, 7)]
+    assert [v for v in after if v["id"] not in ("ISO-001", "ISO-006")] == [
+        {**v, "shrink_steps": v.get("shrink_steps", 0)} for v in kept
+    ]
+    assert statuses([column])["reference"]["ISO-006"] == "pass"
+    assert "| ISO-006 " in (tmp_path / "matrix.md").read_text(encoding="utf-8")

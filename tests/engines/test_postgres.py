@@ -96,6 +96,35 @@ def test_upsert_replaces_and_versions_outlive_a_delete(system: postgres.Postgres
     assert system.ingest(Doc("beta", "d1", "beta words", version=1))  # per tenant
 
 
+def test_ids_holding_nul_are_stored_apart(system: postgres.PostgresSystem) -> None:
+    # PostgreSQL text refuses NUL; the adapter stores it escaped, and ids stay apart.
+    assert system.ingest(Doc("a", "b\x00c", "payment held", barrier="x\x00y", version=3))
+    assert system.ingest(Doc("a\x00b", "c", "payment held"))
+    assert system.ingest(Doc("a", "b\x01\x01c", "payment held"))
+    inside = Asker("u", "a", "internal", ("x\x00y",))
+    hits = system.retrieve("payment", inside, 0, HYBRID).hits
+    assert sorted((h.doc_id, h.chunk_id, h.version) for h in hits) == [
+        ("b\x00c", "b\x00c::1", 3),
+        ("b\x01\x01c", "b\x01\x01c::1", 1),
+    ]
+    assert ids(system, "payment", Asker("u", "a", "internal", ("x",))) == ["b\x01\x01c::1"]
+    assert ids(system, "payment", Asker("u", "a\x00b")) == ["c::1"]
+    assert not system.ingest(Doc("a", "b\x00c", "payment again", version=2))
+    system.delete("a\x00b", "c")
+    assert ids(system, "payment", Asker("u", "a\x00b")) == []
+    assert len(ids(system, "payment", inside)) == 2
+
+
+def test_the_nul_escape_is_injective_and_keeps_code_point_order() -> None:
+    alphabet = ("\x00", "\x01", "\x02", "a")
+    words = [""] + [x + y + z for x in alphabet for y in ("", *alphabet) for z in ("", "a")]
+    stored = [postgres._stored(w) for w in words]
+    assert len(set(stored)) == len(set(words))
+    assert not any("\x00" in s for s in stored)
+    assert [postgres._read(s) for s in stored] == words
+    assert sorted(words) == [postgres._read(s) for s in sorted(stored)]
+
+
 def test_hybrid_is_rrf_with_ranks_from_one(system: postgres.PostgresSystem) -> None:
     system.ingest(Doc("acme", "d1", "payment payment held"))
     policy = Policy(mode="hybrid", rrf_k=10, candidate_limit=5, result_limit=5)

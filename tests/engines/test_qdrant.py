@@ -99,6 +99,23 @@ def test_delete_keeps_the_version_record(factory: Any) -> None:
     assert _ids(system, "payment", Asker("carol", "globex")) == ["d1::1"]
 
 
+def test_ids_joined_with_a_separator_are_other_documents(factory: Any) -> None:
+    # Joined with "\x00", tenant "a" / doc "b\x00c" and tenant "a\x00b" / doc "c" read
+    # alike: the second write took the first one's point and its version record.
+    system = factory()
+    victim, attacker = Asker("v", "a"), Asker("x", "a\x00b")
+    assert system.ingest(Doc("a", "b\x00c", "payment held"))
+    assert system.ingest(Doc("a\x00b", "c", "ledger wire", version=2))
+    assert [h.text for h in system.retrieve("payment", victim, 0, Policy()).hits] == [
+        "payment held"
+    ]
+    assert _ids(system, "ledger", attacker) == ["c::1"]
+    assert _ids(system, "payment", attacker) == []
+    assert system.ingest(Doc("a", "b\x00c", "payment again", version=2))
+    assert not system.ingest(Doc("a\x00b", "c", "ledger older", version=1))
+    assert _ids(system, "ledger", attacker) == ["c::1"]
+
+
 def test_hybrid_is_rrf_with_ragwards_k(factory: Any) -> None:
     system = factory()
     assert system.ingest(Doc("acme", "d1", "payment held"))

@@ -4,7 +4,7 @@ found it, whether the grid finishes or fails."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ def _recording(seen: list[tuple[int, ...]], fail: bool) -> Any:
     def factory(**kwargs: Any) -> ReferenceSystem:
         system = reference_factory(**kwargs)
 
-        def ingest_many(docs: Sequence[Doc]) -> tuple[bool, ...]:
+        def ingest_many(docs: Iterable[Doc]) -> tuple[bool, ...]:
             seen.append(gc.get_threshold())
             if fail:
                 raise RuntimeError("the index is full")

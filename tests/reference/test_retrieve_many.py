@@ -1,4 +1,4 @@
-"""``retrieve_many`` answers a list of questions exactly as ``retrieve`` answers each.
+"""``retrieve_many`` answers questions exactly as ``retrieve`` answers each.
 
 The batched verb takes the checks, the lock and the asker's view once; nothing else may
 differ. Drawn corpora, principals and policies (every mode, both limit units), several
@@ -42,8 +42,8 @@ def _assert_batch_answers_as_one_by_one(
             retriever.retrieve(q, scenario.principal, now_tick=scenario.now_tick, policy=policy)
             for q in asked
         ]
-        batch = retriever.retrieve_many(
-            asked, scenario.principal, now_tick=scenario.now_tick, policy=policy
+        batch = retriever.retrieve_many(  # a generator: bulk verbs read any iterable once
+            (q for q in asked), scenario.principal, now_tick=scenario.now_tick, policy=policy
         )
         assert [_key(r) for r in batch] == [_key(r) for r in one_by_one]
 

@@ -20,6 +20,8 @@ EXPECTED_FAILS: dict[str, dict[str, str]] = {
         # Not cross-tenant: ingest appends, so a superseded version stays retrievable.
         "ISO-004": "re-ingesting v2 leaves v1's chunks in both indexes; v1 comes back",
         "ISO-005": "a reclassified v2 leaves v1 (old classification) retrievable",
+        # Not the ids: its stores key by tenant and keep lists, but every write is taken.
+        "ISO-006": "a late, older write under a hostile id is accepted (as LIFE-002)",
     },
     "prefilter": {
         "PRE-001": "rankings cut at candidate_limit before filtering: invisible chunks take slots",
