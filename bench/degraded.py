@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -155,9 +155,10 @@ class Degraded:
     def ingest(self, doc: Doc) -> bool:
         return self.ingest_many([doc])[0]
 
-    def ingest_many(self, docs: Sequence[Doc]) -> tuple[bool, ...]:
+    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         # A lost write is acknowledged, as a stale replica acknowledges it; so is a
-        # version the index holds already.
+        # version the index holds already. The documents are read once (any iterable).
+        docs = list(docs)
         wanted = [
             self._admitted(doc) and (doc.tenant, doc.doc_id, doc.version) not in self.held
             for doc in docs
@@ -184,8 +185,9 @@ class Degraded:
         return self.first_stages([query], asker, now_tick, policy)[0]
 
     def first_stages(
-        self, queries: Sequence[str], asker: Asker, now_tick: int, policy: Policy
+        self, queries: Iterable[str], asker: Asker, now_tick: int, policy: Policy
     ) -> list[FirstStage]:
+        queries = list(queries)  # read once: any iterable
         if self.lent is None:
             return self.inner.first_stages(queries, asker, now_tick, policy)
         # a shared index's stages are taken once: no fault changes them
@@ -201,7 +203,7 @@ class Degraded:
         return self._reordered(self.inner.finish(stage, self.fault.policy(policy)))
 
     def finish_listings(
-        self, stage: object, policies: Sequence[Policy], top: int
+        self, stage: object, policies: Iterable[Policy], top: int
     ) -> tuple[Listing, ...]:
         # the hits noise may move into the top are asked for whole
         asked = [self.fault.policy(policy) for policy in policies]
@@ -242,7 +244,7 @@ class Degraded:
         return self.inner.ground(claims, retrieved, min_overlap)
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Sequence[float]
+        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
     ) -> list[tuple[Support, ...]]:
         return self.inner.ground_sweep(claims, retrieved, thresholds)
 

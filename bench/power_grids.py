@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from ragward.conformance.contract import Capabilities
 from ragward.evals.grid import Grid, IndexSetting, default_grid
 from ragward.evals.records import Dataset
 from ragward.evals.report import build_results
@@ -152,6 +153,8 @@ def outcome_data(outcome: GridOutcome) -> dict[str, Any]:
         "index_settings_passed": outcome.index_settings_passed,
         "depth_unit": outcome.depth_unit,
         "work": outcome.work,
+        "capabilities": None if outcome.capabilities is None else asdict(outcome.capabilities),
+        "models": outcome.models,
     }
 
 
@@ -173,4 +176,12 @@ def outcome_from(data: Mapping[str, Any], grid: Grid) -> GridOutcome:
         index_settings_passed=data["index_settings_passed"],
         depth_unit=data["depth_unit"],
         work=dict(data["work"]),
+        capabilities=_capabilities(data["capabilities"]),
+        models=dict(data["models"]),
     )
+
+
+def _capabilities(data: Mapping[str, Any] | None) -> Capabilities | None:
+    if data is None:
+        return None
+    return Capabilities(**{**data, "modes": tuple(data["modes"])})

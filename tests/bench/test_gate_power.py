@@ -53,9 +53,11 @@ def test_a_part_on_a_half_is_what_eval_writes_for_that_grid_and_half() -> None:
     direct = run_grid(sample, small, reference_factory, splits=(split,), stream=io.StringIO())
     written = results_of(sample, small, split, direct, "reference")
     made.pop("work"), written.pop("work")  # the calls made differ, not the answers
+    # so do the systems built: the larger grid's include its reranking ones
+    made["fingerprints"].pop("models"), written["fingerprints"].pop("models")
     assert made == written
     # the gate compares the figures named: 24 comparisons
-    assert len(compare(made, written, trials=10).findings) == 24
+    assert len(compare(made, written, trials=50).findings) == 24
     # halves of other seeds differ
     assert sampled(dataset, "test", seed=6)[0].qrels[split] != sample.qrels[split]
 
