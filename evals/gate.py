@@ -59,13 +59,13 @@ class GateResult:
     """Everything the gate found; :attr:`passed` is the verdict."""
 
     findings: tuple[Finding, ...]  # the gated comparisons
+    trials: int  # sign patterns of the gated test
+    exact: bool
+    floor: float  # the smallest adjusted p-value the gated test can reach
     exploratory: tuple[Finding, ...] = ()  # compared, reported, never failing
     leaks: tuple[str, ...] = ()  # settings of the current run that leaked
     missing: tuple[str, ...] = ()  # gated settings, measures or questions the current run lacks
     missing_allowed: bool = False
-    trials: int = 0  # sign patterns of the gated test
-    exact: bool = False
-    floor: float = 0.0  # the smallest adjusted p-value the gated test can reach
     conformance: Conformance | None = None
     partial_allowed: bool = False
     identity: Identity | None = None
@@ -153,8 +153,6 @@ def compare(
             if comparison.units:
                 comparisons.append((comparison, gated))
     gated_family = [c for c, gated in comparisons if gated]
-    if not gated_family and not missing:
-        raise InputError("the baseline and the current run have no gated comparison in common")
     floor = _check_power(gated_family, alpha, trials)
     allowed = {
         c.measure: (

@@ -76,10 +76,9 @@ def floor_p(units: int, trials: int) -> float:
     """
     if units < 1:
         return 1.0
-    enumerated = 2.0 ** (1 - units)
-    if units <= _MAX_EXACT_UNITS and 1 << units <= trials:
-        return enumerated
-    return max(enumerated, 1.0 / (trials + 1))
+    # Enumerated (2**units <= trials), the floor is 2 / 2**units >= 2 / trials, above the
+    # Monte Carlo floor: one expression covers both.
+    return max(2.0 ** (1 - units), 1.0 / (trials + 1))
 
 
 def max_t_step_down(
@@ -107,7 +106,7 @@ def max_t_step_down(
     matrix = matrix[np.any(matrix != 0.0, axis=1)]
     units, comparisons = matrix.shape
     norms = np.sqrt(np.einsum("ij,ij->j", matrix, matrix))
-    scale = np.where(norms > 0.0, 1.0 / np.where(norms > 0.0, norms, 1.0), 0.0)
+    scale = 1.0 / np.where(norms > 0.0, norms, 1.0)  # a column of zeros stays zero
     observed = np.abs(matrix.sum(axis=0)) * scale
     order = np.argsort(-observed, kind="stable")
     threshold = observed - _SLACK * observed - 1e-12

@@ -66,9 +66,16 @@ from planter import Mutant, Rules, plant  # noqa: E402
 #: The verdict path: each file mutated whole (None) or only the top-level functions named.
 PARTS: dict[str, tuple[str, ...] | None] = {
     "evals/gate.py": None,
+    "evals/gate_command.py": None,
+    "evals/gate_summary.py": None,
+    "evals/run_results.py": None,
+    "evals/run_identity.py": None,
+    "evals/conformance_input.py": None,
     "evals/significance.py": None,
     "evals/westfall_young.py": None,
+    "evals/fingerprints.py": None,
     "core/exits.py": None,
+    "core/streams.py": None,
     "core/outputs.py": None,
     # the writer of results.json (what the gate reads), not the human summary or the plots
     "evals/report.py": (
@@ -96,6 +103,8 @@ KILLERS = (
     "tests/evals/test_gate*.py",
     "tests/evals/test_significance.py",
     "tests/evals/test_westfall_young.py",
+    "tests/evals/test_fingerprints.py",
+    "tests/evals/test_report_identity.py",
     "tests/evals/test_eval_cli.py",
     "tests/test_exit_codes.py",
     "tests/test_outputs.py",

@@ -1,0 +1,165 @@
+"""The gate at its boundaries: exactly alpha, exactly the tolerance, the summary's sections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragward.cli import main
+from ragward.evals.gate import compare
+from ragward.evals.run_identity import compare_identity
+from ragward.evals.westfall_young import max_t_step_down
+from tests.evals.gate_inputs import fingerprints, results, write_results
+
+# 64 queries of dyadic values: means and differences are exact in binary.
+QUERIES = [f"q{i:02d}" for i in range(64)]
+BASE = {q: 0.75 if i % 2 else 0.5 for i, q in enumerate(QUERIES)}
+
+
+def _one(values: dict[str, float], **extra: Any) -> dict[str, Any]:
+    return results({"s1": {"ndcg_cut_10": values}}, **extra)
+
+
+def test_a_p_value_of_exactly_alpha_is_not_significant() -> None:
+    # Six queries, all worse: every one of the 64 patterns enumerated; the observed pattern
+    # and its mirror reach the observed |T|, and no other does, so p = 2/64 exactly.
+    six = {f"q{i}": 0.5 for i in range(6)}
+    worse = dict.fromkeys(six, 0.25)
+    result = compare(_one(six), _one(worse), trials=64, alpha=0.05)
+    assert result.exact
+    assert result.findings[0].adjusted_p == 2 / 64
+    assert result.findings[0].status == "regression"
+    at_alpha = compare(_one(six), _one(worse), trials=64, alpha=2 / 64 + 1e-12)
+    assert at_alpha.findings[0].status == "regression"
+    # alpha = 2/64 itself: the gate could not fail, and says so instead of passing
+    with pytest.raises(Exception, match="could not fail"):
+        compare(_one(six), _one(worse), trials=64, alpha=2 / 64)
+
+
+def test_a_drop_of_exactly_the_tolerance_is_allowed() -> None:
+    drop = {q: v - 0.125 for q, v in BASE.items()}
+    exactly = compare(_one(BASE), _one(drop), tolerance=0.125)
+    assert exactly.findings[0].current - exactly.findings[0].baseline == -0.125
+    assert exactly.findings[0].status == "unchanged"
+    assert exactly.passed
+    below = compare(_one(BASE), _one(drop), tolerance=0.0625)
+    assert below.findings[0].status == "regression"
+    rise = compare(_one(drop), _one(BASE), tolerance=0.125)
+    assert rise.findings[0].status == "unchanged"
+
+
+def test_one_trial_is_a_valid_test() -> None:
+    result = max_t_step_down([[0.5], [0.25], [0.125], [1.0], [0.5], [0.25]], trials=1)
+    assert not result.exact
+    assert result.patterns == 1
+    assert result.adjusted[0] in (0.5, 1.0)  # (count + 1) / 2
+
+
+def test_every_gated_setting_missing_fails_rather_than_refuses() -> None:
+    baseline = results({"s1": {"ndcg_cut_10": BASE}})
+    current = results({"s2": {"ndcg_cut_10": BASE}})
+    result = compare(baseline, current)
+    assert result.findings == ()
+    assert result.missing == ("setting s1",)
+    assert not result.passed
+    assert compare(baseline, current, allow_missing=True).passed
+
+
+def test_identity_lines_are_short_and_exact() -> None:
+    long_spec = "x" * 72
+    longer_spec = "y" * 73
+    base = _one(BASE)
+    other = _one(BASE, identity=fingerprints(ragward=long_spec, grid=None))
+    lines = compare_identity(base, other).system
+    assert f"ragward: baseline 0.1.0, current {long_spec}" in lines
+    assert "grid: baseline sha256:g0, current none" in lines
+    longer = compare_identity(base, _one(BASE, identity=fingerprints(ragward=longer_spec)))
+    assert longer.system == (f"ragward: baseline 0.1.0, current {'y' * 69}...",)
+    models = compare_identity(base, _one(BASE, identity=fingerprints(models={"a": "b"})))
+    assert models.system == (
+        "models.a: baseline none, current b",
+        "models.hash-96: baseline hashing/96, current none",
+    )
+    assert compare_identity(base, base).system == ()
+    assert compare_identity(base, base).data == ()
+
+
+def test_the_summary_shows_the_exploratory_comparisons(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    worse = {q: v - 0.125 for q, v in BASE.items()}
+    baseline = results({"s1": {"ndcg_cut_10": BASE}, "s2": {"ndcg_cut_10": BASE}})
+    current = results({"s1": {"ndcg_cut_10": BASE}, "s2": {"ndcg_cut_10": worse}})
+    base = write_results(tmp_path / "base", baseline)
+    now = write_results(tmp_path / "now", current)
+    argv = ["gate", "--baseline", str(base), "--current", str(now), "--setting", "s1"]
+    assert main(argv) == 0
+    summary = (now / "gate.md").read_text()
+    assert "1 gated comparisons" in summary
+    assert "## Exploratory (not gated)" in summary
+    assert "1 more comparisons, adjusted over every comparison of the runs; 1 significant" in (
+        summary
+    )
+    assert "| regression | s2 " in summary
+    assert "# Quality gate: PASS" in summary
+    capsys.readouterr()
+
+
+def test_the_summary_says_when_every_pattern_was_enumerated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    six = {f"q{i}": 0.5 for i in range(6)}
+    worse = dict.fromkeys(six, 0.25)
+    base = write_results(tmp_path / "base", _one(six))
+    now = write_results(tmp_path / "now", _one(worse))
+    argv = ["gate", "--baseline", str(base), "--current", str(now), "--trials", "64"]
+    assert main(argv) == 1
+    summary = (now / "gate.md").read_text()
+    assert "over all 64 sign patterns of the questions that differ (exact)" in summary
+    assert "the smallest adjusted p-value this gate can reach is 0.03125" in summary
+    same = write_results(tmp_path / "same", _one(six))
+    assert main(["gate", "--baseline", str(base), "--current", str(same), "--trials", "64"]) == 0
+    assert "(none does)" in (same / "gate.md").read_text()
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("alpha", ["0", "1", "-0.5", "1.5", "nan"])
+def test_alpha_outside_the_open_unit_interval_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], alpha: str
+) -> None:
+    base = write_results(tmp_path / "base", _one(BASE))
+    capsys.readouterr()
+    assert main(["gate", "--baseline", str(base), "--current", str(base), "--alpha", alpha]) == 2
+    assert "--alpha must lie in (0, 1)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("trials", "code"), [("0", 2), ("10000001", 2), ("20", 0)])
+def test_trials_are_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], trials: str, code: int
+) -> None:
+    base = write_results(tmp_path / "base", _one(BASE))
+    capsys.readouterr()
+    assert main(["gate", "--baseline", str(base), "--current", str(base), "--trials", trials]) == (
+        code
+    )
+    if code == 2:
+        assert "--trials must lie in [1, 10000000]" in capsys.readouterr().err
+    capsys.readouterr()
+
+
+def test_a_tolerance_for_every_measure_and_one_for_a_measure_combine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    worse = {q: v - 0.125 for q, v in BASE.items()}
+    baseline = results({"s1": {"ndcg_cut_10": BASE, "recall_5": BASE}})
+    current = results({"s1": {"ndcg_cut_10": worse, "recall_5": worse}})
+    base = write_results(tmp_path / "base", baseline)
+    now = write_results(tmp_path / "now", current)
+    argv = ["gate", "--baseline", str(base), "--current", str(now)]
+    assert main([*argv, "--tolerance", "0.2"]) == 0
+    assert main([*argv, "--tolerance", "0.2", "--tolerance", "recall_5=0"]) == 1
+    assert "| regression | s1        | recall_5" in (now / "gate.md").read_text()
+    assert main([*argv, "--tolerance", "R@5=0.2", "--tolerance", "nDCG@10=0.2"]) == 0
+    capsys.readouterr()
