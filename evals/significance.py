@@ -90,7 +90,7 @@ def paired_randomization(
     nonzero = differences[differences != 0.0]
     observed = float(nonzero.sum())
     slack = _RELATIVE_SLACK * float(np.abs(nonzero).sum())
-    exact = nonzero.size < 63 and 1 << nonzero.size <= trials
+    exact = 1 << nonzero.size <= trials
     patterns = 1 << nonzero.size if exact else trials
     counts = np.zeros(3, dtype=np.int64)
     for signs in _sign_blocks(nonzero.size, patterns, exact, seed):

@@ -51,7 +51,6 @@ __all__ = ["JointTest", "floor_p", "max_t_step_down"]
 # this small never merges genuinely different sums of realistic measure values.
 _SLACK = 1e-9
 _BLOCK_CELLS = 1 << 21  # cells of one block of statistics (patterns x comparisons)
-_MAX_EXACT_UNITS = 62  # 2**62 patterns still fit an int64 count
 
 
 @dataclass(frozen=True)
@@ -74,11 +73,9 @@ def floor_p(units: int, trials: int) -> float:
         >>> floor_p(4, 10_000), floor_p(300, 10_000)
         (0.125, 9.999000099990002e-05)
     """
-    if units < 1:
-        return 1.0
     # Enumerated (2**units <= trials), the floor is 2 / 2**units >= 2 / trials, above the
-    # Monte Carlo floor: one expression covers both.
-    return max(2.0 ** (1 - units), 1.0 / (trials + 1))
+    # Monte Carlo floor: one expression covers both (and no p-value exceeds 1).
+    return min(1.0, max(2.0 ** (1 - units), 1.0 / (trials + 1)))
 
 
 def max_t_step_down(
@@ -110,7 +107,7 @@ def max_t_step_down(
     observed = np.abs(matrix.sum(axis=0)) * scale
     order = np.argsort(-observed, kind="stable")
     threshold = observed - _SLACK * observed - 1e-12
-    exact = units <= _MAX_EXACT_UNITS and 1 << units <= trials
+    exact = 1 << units <= trials
     patterns = 1 << units if exact else trials
     raw_counts = np.zeros(comparisons, dtype=np.int64)
     step_counts = np.zeros(comparisons, dtype=np.int64)

@@ -167,6 +167,8 @@ def test_digest_is_of_canonical_json() -> None:
 
     expected = hashlib.sha256('{"a":[1,2],"b":"é"}'.encode()).hexdigest()
     assert digest({"b": "é", "a": [1, 2]}) == f"sha256:{expected}"
+    with pytest.raises(ValueError, match="JSON compliant"):
+        digest({"a": float("nan")})  # no NaN: its text would make two values one
 
 
 class _Declares:

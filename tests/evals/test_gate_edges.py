@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ragward.cli import main
 from ragward.evals.gate import compare
 from ragward.evals.run_identity import compare_identity
+from ragward.evals.significance import paired_randomization
 from ragward.evals.westfall_young import max_t_step_down
 from tests.evals.gate_inputs import fingerprints, results, write_results
 
@@ -163,3 +165,57 @@ def test_a_tolerance_for_every_measure_and_one_for_a_measure_combine(
     assert "| regression | s1        | recall_5" in (now / "gate.md").read_text()
     assert main([*argv, "--tolerance", "R@5=0.2", "--tolerance", "nDCG@10=0.2"]) == 0
     capsys.readouterr()
+
+
+def test_an_enumeration_over_many_blocks_counts_each_pattern_once() -> None:
+    # 20 equal differences: only the observed pattern and its mirror reach |T| = sqrt(20);
+    # 2**20 patterns take several blocks of signs.
+    joint = max_t_step_down([[1.0]] * 20, trials=1 << 20)
+    assert joint.exact
+    assert joint.patterns == 1 << 20
+    assert joint.adjusted == (2 / (1 << 20),)
+    single = paired_randomization([0.0] * 20, [1.0] * 20, trials=1 << 20)
+    assert single.exact
+    assert single.p_value == 2 / (1 << 20)
+    # a Monte Carlo p-value counts the observed pattern once: never 0
+    strong = paired_randomization([0.0] * 300, [0.125] * 300, trials=100)
+    assert not strong.exact
+    assert (strong.p_value, strong.p_increase) == (1 / 101, 1 / 101)
+    assert max_t_step_down([[0.125]] * 300, trials=100).adjusted == (1 / 101,)
+
+
+def test_the_default_seed_is_zero() -> None:
+    rng = np.random.default_rng(2)
+    before = {q: float(v) for q, v in zip(QUERIES, rng.uniform(0.2, 0.8, 64), strict=True)}
+    noise = rng.normal(0.02, 0.1, 64)
+    after = {q: min(1.0, max(0.0, v + float(noise[i]))) for i, (q, v) in enumerate(before.items())}
+    default = compare(_one(before), _one(after), trials=200)
+    assert default == compare(_one(before), _one(after), trials=200, seed=0)
+    assert default != compare(_one(before), _one(after), trials=200, seed=1)
+    values = list(before.values())
+    shifted = list(after.values())
+    assert paired_randomization(values, shifted, trials=200) == paired_randomization(
+        values, shifted, trials=200, seed=0
+    )
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0])
+def test_compare_refuses_alpha_at_the_ends(alpha: float) -> None:
+    with pytest.raises(Exception, match=r"alpha must lie in \(0, 1\)"):
+        compare(_one(BASE), _one(BASE), alpha=alpha)
+
+
+def test_the_trials_bounds_are_inclusive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ragward.evals import gate_command
+
+    monkeypatch.setattr(gate_command, "_MAX_TRIALS", 30)
+    base = write_results(tmp_path / "base", _one(BASE))
+    argv = ["gate", "--baseline", str(base), "--current", str(base), "--trials"]
+    assert main([*argv, "30"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "31"]) == 2
+    assert "--trials must lie in [1, 30]" in capsys.readouterr().err
+    assert main([*argv, "1"]) == 2  # accepted, and then the gate could not fail
+    assert "the gate could not fail" in capsys.readouterr().err

@@ -94,6 +94,8 @@ def test_the_reference_reports_the_models_it_answered_with(
     }
     summary = (tmp_path / "ref" / "summary.md").read_text(encoding="utf-8")
     assert "- `c96o16/hash-96`: embedder hash-96: feature hashing, 96 dimensions" in summary
+    corpus = results["fingerprints"]["data"]["corpus"].removeprefix("sha256:")
+    assert f"corpus `{corpus[:12]}`" in summary
     # one that takes the settings but builds something else says what it built
     coarse = _eval(tmp_path, "coarse", data, "--impl", "tests.evals.planted:coarse_factory")
     capsys.readouterr()
