@@ -219,3 +219,18 @@ def test_the_trials_bounds_are_inclusive(
     assert "--trials must lie in [1, 30]" in capsys.readouterr().err
     assert main([*argv, "1"]) == 2  # accepted, and then the gate could not fail
     assert "the gate could not fail" in capsys.readouterr().err
+
+
+def test_dropped_questions_are_named_three_at_most() -> None:
+    three = {q: v for q, v in BASE.items() if q not in ("q01", "q02", "q03")}
+    four = {q: v for q, v in three.items() if q != "q04"}
+    (line,) = compare(_one(BASE), _one(three)).missing
+    assert line.endswith("3 query answers dropped ('q01', 'q02', 'q03')")
+    (line,) = compare(_one(BASE), _one(four)).missing
+    assert line.endswith("4 query answers dropped ('q01', 'q02', 'q03', ...)")
+
+
+def test_the_joint_test_draws_ten_thousand_patterns_by_default() -> None:
+    joint = max_t_step_down([[0.125]] * 300)
+    assert (joint.patterns, joint.exact) == (10_000, False)
+    assert paired_randomization([0.0] * 300, [0.125] * 300).trials == 10_000
