@@ -197,6 +197,9 @@ def test_the_default_seed_is_zero() -> None:
     assert paired_randomization(values, shifted, trials=200) == paired_randomization(
         values, shifted, trials=200, seed=0
     )
+    rows = [[a - b] for a, b in zip(shifted, values, strict=True)]
+    assert max_t_step_down(rows, trials=200) == max_t_step_down(rows, trials=200, seed=0)
+    assert max_t_step_down(rows, trials=200) != max_t_step_down(rows, trials=200, seed=1)
 
 
 @pytest.mark.parametrize("alpha", [0.0, 1.0])
