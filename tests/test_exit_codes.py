@@ -447,3 +447,20 @@ def test_a_usage_error_to_a_closed_stderr_still_exits_2(tmp_path: Path) -> None:
         timeout=120,
     )
     assert shell.stdout == "exit 2\n"
+
+
+def test_the_guarded_block_flushes_a_small_output_before_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read, stream = _pipe()
+    os.close(read)  # the reader left before anything was written
+    monkeypatch.setattr(sys, "stdout", stream)
+    with guarded_streams():
+        guard = sys.stdout
+        print("# Quality gate: FAIL")  # buffered
+        assert isinstance(guard, GuardedStream)
+        assert not guard.reader_gone
+    # the block's end flushed it: the closed pipe is met now, not at interpreter exit
+    assert guard.reader_gone
+    assert os.path.samestat(os.fstat(stream.fileno()), os.stat(os.devnull))
+    stream.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,7 @@ def test_every_gated_setting_missing_fails_rather_than_refuses() -> None:
     current = results({"s2": {"ndcg_cut_10": BASE}})
     result = compare(baseline, current)
     assert result.findings == ()
+    assert (result.trials, result.exact) == (0, True)
     assert result.missing == ("setting s1",)
     assert not result.passed
     assert compare(baseline, current, allow_missing=True).passed
@@ -237,3 +239,73 @@ def test_the_joint_test_draws_ten_thousand_patterns_by_default() -> None:
     joint = max_t_step_down([[0.125]] * 300)
     assert (joint.patterns, joint.exact) == (10_000, False)
     assert paired_randomization([0.0] * 300, [0.125] * 300).trials == 10_000
+
+
+def test_more_capabilities_are_shown_compact() -> None:
+    from tests.evals.gate_inputs import IMPLEMENTATION
+
+    other = dict(IMPLEMENTATION, capabilities={"lexical": True, "modes": ["hybrid", "dense"]})
+    lines = compare_identity(_one(BASE), _one(BASE, identity=fingerprints(implementation=other)))
+    assert lines.system == (
+        'implementation.capabilities: baseline {"dense":true,"lexical":true}, current '
+        '{"lexical":true,"modes":["hybrid","dense"]}',
+    )
+
+
+def test_an_infinite_tolerance_and_a_true_trials_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = write_results(tmp_path / "base", _one(BASE))
+    capsys.readouterr()
+    argv = ["gate", "--baseline", str(base), "--current", str(base)]
+    assert main([*argv, "--tolerance", "inf"]) == 2
+    assert "a drop allowed is a number >= 0" in capsys.readouterr().err
+    with pytest.raises(Exception, match="trials must be a positive integer"):
+        paired_randomization([0.5], [0.25], trials=True)
+
+
+def test_an_empty_table_of_values_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = write_results(tmp_path / "base", _one(BASE))
+    empty = write_results(tmp_path / "empty", results({"s1": {"ndcg_cut_10": {}}}))
+    capsys.readouterr()
+    assert main(["gate", "--baseline", str(base), "--current", str(empty)]) == 2
+    assert "setting 's1', measure ndcg_cut_10: no per-query values" in capsys.readouterr().err
+
+
+def test_long_lists_in_the_summary_are_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragward.evals.gate_command import _kit
+
+    worse = {q: v - 0.125 for q, v in BASE.items()}
+    ids = [f"s{i:02d}" for i in range(23)]
+    baseline = results({s: {"ndcg_cut_10": BASE} for s in ids})
+    current = results({s: {"ndcg_cut_10": BASE if s == "s00" else worse} for s in ids})
+    base = write_results(tmp_path / "base", baseline)
+    now = write_results(tmp_path / "now", current)
+    kit = sorted(_kit())
+    report = tmp_path / "conform.json"
+    for left_out, cut in ((8, False), (9, True)):
+        data = {
+            "schema": 2,
+            "fingerprints": {"implementation": baseline["fingerprints"]["implementation"]},
+            "selection": None,
+            "catalogue": kit,
+            "invariants": [{"id": i, "verdict": "pass"} for i in kit[left_out:]],
+        }
+        report.write_text(json.dumps(data), encoding="utf-8")
+        argv = ["gate", "--baseline", str(base), "--current", str(now), "--setting", "s00"]
+        assert main([*argv, "--conformance", str(report), "--allow-partial"]) == 0
+        summary = (now / "gate.md").read_text()
+        line = next(x for x in summary.splitlines() if "Conformance report without" in x)
+        assert f"without {left_out} invariants" in line
+        assert ("..." in line) is cut
+        assert ", ".join(kit[:8]) in line
+    assert "22 more comparisons, adjusted over every comparison of the runs; 22 significant" in (
+        summary
+    )
+    assert summary.count("| regression | s") == 20
+    assert "... and 2 more." in summary
+    capsys.readouterr()
