@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
 import os
 import selectors
 import signal
@@ -30,6 +29,7 @@ from ragward.conformance.wire_format import (
     label,
     quote,
 )
+from ragward.parsing import Unparsable, parse_json
 
 __all__ = ["Peer"]
 
@@ -147,8 +147,8 @@ class Peer:
     def _envelope(self, line: bytes, where: str, request_id: int) -> dict[str, Any]:
         """The parsed response line, checked to be a well-formed answer to ``request_id``."""
         try:
-            message = json.loads(line)
-        except ValueError as error:
+            message = parse_json(line)
+        except Unparsable as error:
             self._fail(f"answered {where} with a line that is not JSON ({error}): {quote(line)}")
         if not isinstance(message, dict):
             self._fail(f"answered {where} with JSON that is not an object: {quote(line)}")

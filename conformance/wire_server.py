@@ -12,7 +12,6 @@ cannot corrupt the protocol.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO, TypeVar
@@ -27,6 +26,7 @@ from ragward.conformance.wire_format import (
     dumps,
     quote,
 )
+from ragward.parsing import Unparsable, parse_json
 
 __all__ = ["serve"]
 
@@ -85,12 +85,12 @@ class _Server:
             try:
                 if isinstance(line, bytes):
                     line = line.decode("utf-8")
-                request = json.loads(line)
+                request = parse_json(line)
             except UnicodeDecodeError as error:
                 raise _Refusal(
                     "protocol", f"request is not UTF-8 ({error}): {quote(line)}"
                 ) from None
-            except ValueError as error:
+            except Unparsable as error:
                 raise _Refusal(
                     "protocol", f"request is not JSON ({error}): {quote(line)}"
                 ) from None

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import shlex
 import sys
 import time
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ragward.errors import InvalidArgument
 from ragward.implementation import load_implementation
 from ragward.outputs import check_file, write_atomic
+from ragward.parsing import Unparsable, parse_json
 
 if TYPE_CHECKING:
     from ragward.conformance.contract import Factory
@@ -317,10 +317,10 @@ def _stored_case(path: Path, wanted: str | None) -> dict[str, Any]:
     from ragward.conformance.invariant import REGISTRY
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_bytes())
     except OSError as error:
         raise InvalidArgument(f"--replay {path}: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except Unparsable as error:
         raise InvalidArgument(f"--replay {path}: not JSON ({error})") from None
     if isinstance(data, dict) and isinstance(data.get("invariants"), list):
         entries = [e for e in data["invariants"] if isinstance(e, dict)]

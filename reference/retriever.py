@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, check_vectors
-from ragward.reference.documents import Document, Principal, classification_rank
+from ragward.reference.documents import TICK_MAX, Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
@@ -83,8 +83,17 @@ if hasattr(os, "register_at_fork"):
 
 
 def _positive_int(owner: str, name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidArgument(f"{owner}.{name} must be an integer >= 1, got {value!r}")
+    # Bounded above too: a limit is handed to numpy and C as a 64-bit size.
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= TICK_MAX:
+        raise InvalidArgument(
+            f"{owner}.{name} must be an integer from 1 to 2**63 - 1, got {_shown(value)}"
+        )
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, shortened: a bad value may be a number of thousands of digits."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge integer"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -113,11 +122,11 @@ class RetrievalPolicy:
         if self.max_stale_ticks is not None and (
             isinstance(self.max_stale_ticks, bool)
             or not isinstance(self.max_stale_ticks, int)
-            or self.max_stale_ticks < 0
+            or not 0 <= self.max_stale_ticks <= TICK_MAX
         ):
             raise InvalidArgument(
-                f"RetrievalPolicy.max_stale_ticks must be None or an integer >= 0, "
-                f"got {self.max_stale_ticks!r}"
+                f"RetrievalPolicy.max_stale_ticks must be None or an integer from 0 to "
+                f"2**63 - 1, got {_shown(self.max_stale_ticks)}"
             )
         if not isinstance(self.enable_rerank, bool):
             raise InvalidArgument(
