@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn, TypeVar
 
+from ragward.clipped import clip
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.wire_format import (
     DEFAULT_TIMEOUT,
@@ -136,9 +137,11 @@ class Peer:
             try:
                 return read(message["result"])
             except (TypeError, ValueError) as error:
-                problem = f"answered {where} with a malformed result ({error}): {quote(line)}"
+                problem = f"answered {where} with a malformed result ({clip(error)}): {quote(line)}"
                 raise WireError(f"peer {self.label} {problem}") from None
-        kind, detail = message["error"]["kind"], " ".join(message["error"]["message"].split())
+        # The peer's words, bounded: a message of megabytes is cut, its length said.
+        kind, detail = clip(message["error"]["kind"], 40), clip(message["error"]["message"])
+        detail = " ".join(detail.split())  # a peer's message is shown on one spaced line
         if op == "hello" and kind == "version":
             self._fail(f"refused ragward wire protocol version {PROTOCOL_VERSION}: {detail}")
         problem = f"peer {self.label} failed {where}: {kind}: {detail}"

@@ -16,7 +16,9 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO, TypeVar
 
+from ragward.clipped import clip
 from ragward.conformance.contract import Factory, RetrievalSystem
+from ragward.conformance.loading import one_line
 from ragward.conformance.records import Asker, AssembleRequest, Doc, Hit, Policy, to_data
 from ragward.conformance.wire_format import (
     OPTIONAL_OPS,
@@ -121,8 +123,8 @@ class _Server:
         except _Refusal as refusal:
             kind, message = refusal.kind, str(refusal)
         except Exception as error:
-            kind, message = "exception", f"{type(error).__name__}: {error}"
-        message = " ".join(message.split()) or kind
+            kind, message = "exception", one_line(error)
+        message = clip(message) or kind
         error_data = {"kind": kind, "message": message}
         return dumps(
             {"ragward": PROTOCOL_VERSION, "id": request_id, "ok": False, "error": error_data}

@@ -261,12 +261,13 @@ def _print_report(report: Report) -> None:
 def _replay(
     path: Path, wanted: str | None, factory: Factory, name: str, origin: str, call_timeout: float
 ) -> int:
+    from ragward.clipped import first_line
     from ragward.conformance.guard import CallTimeout, guarded
     from ragward.conformance.invariant import REGISTRY, Violation
-    from ragward.conformance.loading import check_system
+    from ragward.conformance.loading import check_system, one_line
     from ragward.conformance.records import from_data, to_data
     from ragward.conformance.report import format_counterexample
-    from ragward.conformance.runner import Verdict, replay
+    from ragward.conformance.runner import REASON_LIMIT, Verdict, replay
 
     entry = _stored_case(path, wanted)
     invariant_id = entry["id"]
@@ -279,11 +280,11 @@ def _replay(
     try:
         replay(factory, invariant_id, entry["counterexample"], call_timeout=call_timeout)
     except Violation as violation:
-        status, reason = "fail", str(violation).splitlines()[0] if str(violation) else "fail"
+        status, reason = "fail", first_line(violation, REASON_LIMIT) or "fail"
     except CallTimeout as error:
         status, reason = "error", str(error)
     except Exception as error:  # the implementation crashed on the case: that is a finding
-        status, reason = "error", f"{type(error).__name__}: {error}".splitlines()[0]
+        status, reason = "error", one_line(error)
     else:
         print(f"{invariant_id} holds for {name} on the stored counterexample from {path}")
         return 0

@@ -26,6 +26,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
+from ragward.clipped import MESSAGE_LIMIT, first_line
 from ragward.errors import RagwardError
 from ragward.streams import guarded_streams
 
@@ -47,6 +48,7 @@ INTERRUPTED = 130
 
 #: Set to 1 to see the traceback of an internal error.
 DEBUG_ENV = "RAGWARD_DEBUG"
+
 
 
 def run_guarded(command: str, work: Callable[[], int]) -> int:
@@ -78,8 +80,9 @@ def _run(command: str, work: Callable[[], int]) -> int:
 
 
 def _first_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    return lines[0] if lines else type(error).__name__
+    # Bounded whatever the message quotes: what an implementation said is cut where it is
+    # quoted, and a user's long value here (MESSAGE_LIMIT).
+    return first_line(error, MESSAGE_LIMIT) or type(error).__name__
 
 
 def _say(line: str) -> None:
