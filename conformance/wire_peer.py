@@ -30,6 +30,7 @@ from ragward.conformance.wire_format import (
     label,
     quote,
 )
+from ragward.interrupts import interrupted, on_interrupt
 from ragward.parsing import Unparsable, parse_json
 
 __all__ = ["Peer"]
@@ -71,6 +72,7 @@ class Peer:
             )
         except OSError as error:
             raise WireError(f"cannot start peer {self.label}: {error}") from None
+        on_interrupt(id(self), self._kill_now)  # a second Ctrl-C stops it with the process
         assert self._process.stdin
         assert self._process.stdout
         assert self._process.stderr
@@ -99,9 +101,12 @@ class Peer:
         return self._call(op, args, read, self.timeout)
 
     def close(self) -> None:
-        """End the peer: close its stdin, give it a moment to exit, then kill it."""
+        """End the peer: close its stdin, give it a moment to exit, then kill it; after
+        Ctrl-C, kill it at once (the user is waiting)."""
         if self.failure is None:
             self.failure = "was closed"
+        if interrupted():
+            self._kill()
         if self._process.poll() is None:
             assert self._process.stdin
             try:
@@ -244,13 +249,20 @@ class Peer:
 
     def _kill(self) -> None:
         if self._process.poll() is None:
-            try:
-                os.killpg(self._process.pid, signal.SIGKILL)
-            except OSError:
-                self._process.kill()
+            self._kill_now()
             self._process.wait()
 
+    def _kill_now(self) -> None:
+        """SIGKILL to the peer's process group (it and what it started), not waited for."""
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except OSError:
+            with contextlib.suppress(OSError):
+                self._process.kill()
+
     def _release(self) -> None:
+        if self._process.poll() is not None:
+            on_interrupt(id(self), None)
         if self._readable.get_map() is not None:
             self._readable.close()
         for stream in (self._process.stdin, self._process.stdout):

@@ -9,7 +9,8 @@ code   meaning
        contract; one line on stderr naming what is wrong and where
 3      an internal or environment failure (an unexpected exception): one line naming
        it; the traceback only with ``RAGWARD_DEBUG=1``
-130    interrupted (Ctrl-C): one line, nothing half-written
+130    interrupted (Ctrl-C, even if started with SIGINT ignored): at once, one line,
+       nothing half-written; a second Ctrl-C ends it at once (:mod:`ragward.interrupts`)
 =====  =============================================================================
 
 The reader of the output never changes the code: ``ragward gate ... | head -n 1`` exits
@@ -28,6 +29,7 @@ from collections.abc import Callable
 
 from ragward.clipped import MESSAGE_LIMIT, first_line
 from ragward.errors import RagwardError
+from ragward.interrupts import interruptible
 from ragward.streams import guarded_streams
 
 __all__ = [
@@ -50,12 +52,11 @@ INTERRUPTED = 130
 DEBUG_ENV = "RAGWARD_DEBUG"
 
 
-
 def run_guarded(command: str, work: Callable[[], int]) -> int:
     """Run ``work`` (one command) and return its exit code; whatever it raises becomes
     one line on stderr, prefixed ``ragward <command>:``, and the code of the table above.
     A closed stdout or stderr drops the rest of the output, not the code."""
-    with guarded_streams():
+    with guarded_streams(), interruptible():
         return _run(command, work)
 
 
