@@ -45,6 +45,7 @@ from ragward.evals.staged import (
 )
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
+from ragward.models.cache_file import CacheFault
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
 
@@ -281,6 +282,8 @@ def _ingest_all(
         batch = docs[start : start + BATCH_DOCS]
         try:
             accepted = bulk.ingest_many(batch)
+        except CacheFault:  # ragward's embedding cache, not the implementation
+            raise
         except Exception as error:  # the implementation failed on valid data
             first = batch[0]
             raise AdapterError(
@@ -308,6 +311,8 @@ def _ingest_all(
 def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
     try:
         accepted = system.ingest(doc)
+    except CacheFault:  # ragward's embedding cache, not the implementation
+        raise
     except Exception as error:  # the implementation failed on valid data: say which record
         raise AdapterError(
             f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} "
@@ -369,6 +374,8 @@ def _first_stages(
         texts = [question.text for question in alike]
         try:
             taken = system.first_stages(texts, first.asker, first.now_tick, wide)
+        except CacheFault:  # ragward's embedding cache, not the implementation
+            raise
         except Exception as error:
             raise AdapterError(
                 f"{name}.first_stages({clip(repr(texts[0]), 80)}, ...) raised {one_line(error)}"
@@ -440,6 +447,8 @@ def _answer_all(
                 )
                 work["retrieves"] += 1
             seconds["retrieves"] += time.perf_counter() - started
+    except CacheFault:  # ragward's embedding cache, not the implementation
+        raise
     except Exception as error:
         raise AdapterError(
             f"{name} failed to answer {clip(repr(question.text), 80)}: {message_of(error)}"
