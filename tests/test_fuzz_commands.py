@@ -37,7 +37,7 @@ from tests.commands import Inputs, snapshot, write_inputs
 from tests.fuzz_inputs import Mutation, apply, mutations
 
 #: Inputs per command: a third of the profile's examples (20 in ``ci``, 333 ``thorough``).
-EXAMPLES = max(10, settings.default.max_examples // 3)
+EXAMPLES = max(10, (settings.default.max_examples if settings.default else 60) // 3)
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
