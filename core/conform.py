@@ -135,7 +135,7 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
         name,
         args.profile,
         chosen,
-        _replay_hint(origin, args.profile, args.json),
+        _replay_hint(_with_timeout(origin, args.call_timeout), args.profile, args.json),
         _call_timeout(args),
         args.shrink_budget,
     )
@@ -187,6 +187,15 @@ def _chosen(select: str | None) -> list[str]:
             f"known: {', '.join(inv.id for inv in ordered) or '(none registered)'}"
         )
     return [inv.id for inv in ordered if inv.id in wanted]
+
+
+def _with_timeout(origin: str, call_timeout: float | None) -> str:
+    """The options that select the implementation again, with the call time limit the run
+    had (a replay under the default limit may time out where the run did not, or not
+    time out where it did)."""
+    if call_timeout is None:
+        return origin
+    return f"{origin} --call-timeout {float(call_timeout)!r}".strip()
 
 
 def _replay_hint(origin: str, profile: str, json_path: Path | None) -> str:
@@ -322,7 +331,8 @@ def _stored_case(path: Path, wanted: str | None) -> dict[str, Any]:
     except OSError as error:
         raise InvalidArgument(f"--replay {path}: {error.strerror or error}") from None
     except Unparsable as error:
-        raise InvalidArgument(f"--replay {path}: not JSON ({error})") from None
+        where = f"{path} line {error.line}" if error.line is not None else str(path)
+        raise InvalidArgument(f"--replay {where}: not JSON ({error})") from None
     if isinstance(data, dict) and isinstance(data.get("invariants"), list):
         entries = [e for e in data["invariants"] if isinstance(e, dict)]
         if wanted is None:

@@ -37,8 +37,9 @@ def parse_json(text: str | bytes) -> Any:
         raise Unparsable(error.msg, error.lineno, error.colno) from None
     except RecursionError:
         raise Unparsable("nested too deeply") from None
-    except UnicodeDecodeError:
-        raise Unparsable("not UTF-8 text") from None
+    except UnicodeDecodeError as error:
+        line = error.object.count(b"\n", 0, error.start) + 1 if isinstance(text, bytes) else None
+        raise Unparsable("not UTF-8 text", line) from None
     except ValueError as error:  # an integer of more digits than Python converts
         raise Unparsable(
             f"an integer with too many digits ({_first_line(error)[:40]}...)"

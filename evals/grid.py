@@ -200,10 +200,14 @@ def load_grid(path: str | Path) -> Grid:
     """The default grid with ``path``'s keys laid over it; errors name file, line and key."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise InputError.at(path, None, None, "grid file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise InputError.at(path, line, None, "not UTF-8 text") from None
+    except OSError as error:
         raise InputError.at(path, None, None, f"cannot read grid file ({error})") from None
     try:
         data = parse_toml(text)

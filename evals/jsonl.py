@@ -18,7 +18,7 @@ import gzip
 import json
 import os
 from collections.abc import Collection, Generator, Iterator, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ragward.errors import InputError
 from ragward.parsing import Unparsable, parse_json
@@ -44,7 +44,9 @@ def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                     problem = "blank line between records (only trailing blank lines are allowed)"
                     raise InputError.at(shown, blank, None, problem)
                 yield number, line.rstrip("\r\n")
-    except (OSError, EOFError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:  # its offset is into a block the reader decoded: find the line
+        raise InputError.at(shown, _line_not_utf8(path), None, "not UTF-8 text") from None
+    except (OSError, EOFError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise InputError.at(shown, None, None, f"cannot read the file: {reason}") from None
 
@@ -191,6 +193,26 @@ class Record:
 
     def _name(self, field: str | None) -> str | None:
         return None if field is None else self.prefix + field
+
+
+def _line_not_utf8(path: str | os.PathLike[str]) -> int | None:
+    """The number of the first line of ``path`` that is not UTF-8 (read again, as bytes)."""
+    try:
+        with _open_bytes(path) as stream:
+            for number, raw in enumerate(stream, 1):
+                try:
+                    raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError:
+                    return number
+    except (OSError, EOFError):
+        return None
+    return None
+
+
+def _open_bytes(path: str | os.PathLike[str]) -> IO[bytes]:
+    if os.fspath(path).endswith(".gz"):
+        return cast(IO[bytes], gzip.open(path, "rb"))
+    return open(path, "rb")
 
 
 def _open(path: str | os.PathLike[str]) -> IO[str]:

@@ -309,6 +309,14 @@ def _check_asked(queries: Sequence[str], principal: Principal, now_tick: int) ->
         raise InvalidArgument(f"now_tick must be an integer, got {now_tick!r}")
 
 
+def _check_key(verb: str, tenant: object, doc_id: object) -> None:
+    """Refuse a key that names no document: ``delete(None, None)`` is a caller's mistake,
+    not a document that happens to be absent."""
+    for name, value in (("tenant", tenant), ("doc_id", doc_id)):
+        if not isinstance(value, str):
+            raise InvalidArgument(f"{verb} expects {name} as a string, got {type(value).__name__}")
+
+
 def _plus(counts: tuple[int, int, int], more: tuple[int, int, int]) -> tuple[int, int, int]:
     """Audit counts of disjoint sets of rows, added."""
     return (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
@@ -488,12 +496,14 @@ class AuthorizedRetriever:
 
     def delete(self, tenant: str, doc_id: str) -> bool:
         """Remove a document from results, counts and statistics; False if not present."""
+        _check_key("delete", tenant, doc_id)
         with self._lock:
             namespace = self._namespaces.get(tenant)
             return namespace is not None and namespace.delete(doc_id)
 
     def version_of(self, tenant: str, doc_id: str) -> int | None:
         """Newest version ever ingested under ``(tenant, doc_id)``, or None."""
+        _check_key("version_of", tenant, doc_id)
         with self._lock:
             namespace = self._namespaces.get(tenant)
             return None if namespace is None else namespace.version_of(doc_id)
