@@ -17,11 +17,20 @@ import shlex
 import sys
 from typing import Any
 
+from ragward.clipped import LIMIT, MESSAGE_LIMIT, first_line
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import CallTimeout
 from ragward.errors import InvalidArgument, RagwardError
 
-__all__ = ["FactoryError", "a_type", "check_built", "check_system", "load_factory", "one_line"]
+__all__ = [
+    "FactoryError",
+    "a_type",
+    "check_built",
+    "check_system",
+    "load_factory",
+    "message_of",
+    "one_line",
+]
 
 #: The verbs every system has (the optional ones are declared in its capabilities).
 CONTRACT_VERBS = ("capabilities", "ingest", "delete", "retrieve")
@@ -112,9 +121,16 @@ def a_type(value: object) -> str:
 
 
 def one_line(error: BaseException) -> str:
-    """``Type: first line of the message``, for errors an implementation raised."""
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+    """``Type: first line of the message``, for errors an implementation raised; the
+    line cut to a few hundred characters (:func:`~ragward.clipped.clip`)."""
+    first = message_of(error)
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
+
+
+def message_of(error: BaseException) -> str:
+    """The first line of ``error``'s message, cut to a few hundred characters when an
+    implementation raised it (ragward's own errors cut what they quote already)."""
+    return first_line(error, MESSAGE_LIMIT if isinstance(error, RagwardError) else LIMIT)
 
 
 def peer_command(external: str) -> list[str]:

@@ -15,7 +15,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragward.conformance.runner import Report, Verdict
+from ragward.clipped import clip, escaped
+from ragward.conformance.runner import REASON_LIMIT, Report, Verdict
 
 __all__ = [
     "format_counterexample",
@@ -125,8 +126,13 @@ def render_table(report: Report) -> str:
     )
 
 
+def _said(reason: str) -> str:
+    """A reason for a terminal: one line, control characters escaped, bounded."""
+    return clip(_clean(reason), REASON_LIMIT)
+
+
 def _reason(verdict: Verdict) -> str:
-    reason = _clean(verdict.reason)
+    reason = _said(verdict.reason)
     if verdict.status in ("fail", "error") and verdict.counterexample is not None:
         return f"{reason} [{summarize(verdict.counterexample)}]"
     return reason
@@ -141,9 +147,9 @@ def summarize(case: Any) -> str:
         if isinstance(value, list):
             parts.append(f"{len(value)} {key}")
         elif _kind(value, _ASKER_KEYS):
-            parts.append(f"{key} {value['user_id']}@{value['tenant']}")
+            parts.append(f"{key} {_name(value['user_id'])}@{_name(value['tenant'])}")
         elif _kind(value, _DOC_KEYS):
-            parts.append(f"{key} {value['tenant']}/{value['doc_id']}")
+            parts.append(f"{key} {_name(value['tenant'])}/{_name(value['doc_id'])}")
         elif isinstance(value, str):
             parts.append(f"{key} {_short(value, 24)}")
     return ", ".join(parts)
@@ -157,7 +163,7 @@ def format_counterexample(verdict: Verdict) -> str:
     as its data, so every invariant's case renders without special code.
     """
     lines = [f"{verdict.id} ({verdict.level}) {verdict.title}"]
-    lines.append(f"  {verdict.status}: {_clean(verdict.reason)}")
+    lines.append(f"  {verdict.status}: {_said(verdict.reason)}")
     if verdict.counterexample is None:
         lines.append("  (no counterexample: it failed before any case was drawn)")
     else:
@@ -245,13 +251,14 @@ def _line(value: Any) -> str:
     if _kind(value, _DOC_KEYS):
         return _doc(value)
     if _kind(value, _ASKER_KEYS):
-        barriers = ", ".join(value.get("barriers") or ()) or "no barriers"
-        return f"{value['user_id']}@{value['tenant']} ({value['max_classification']}, {barriers})"
+        barriers = ", ".join(map(_name, value.get("barriers") or ())) or "no barriers"
+        who = f"{_name(value['user_id'])}@{_name(value['tenant'])}"
+        return f"{who} ({_name(value['max_classification'])}, {barriers})"
     if _kind(value, _HIT_KEYS):
-        where = f"{value.get('doc_id', '?')} v{value.get('version', '?')}"
+        where = f"{_name(value.get('doc_id', '?'))} v{value.get('version', '?')}"
         score = f" score={value['score']!r}" if "score" in value else ""
         return (
-            f"{value['chunk_id']} ({where} [{value['start']}:{value['end']}]{score}): "
+            f"{_name(value['chunk_id'])} ({where} [{value['start']}:{value['end']}]{score}): "
             f"{_short(value['text'], _TEXT_WIDTH)}"
         )
     if isinstance(value, dict):
@@ -262,11 +269,17 @@ def _line(value: Any) -> str:
 
 
 def _doc(doc: dict[str, Any]) -> str:
-    barrier = f"barrier {doc['barrier']}" if doc.get("barrier") else "no barrier"
-    head = f"{doc['tenant']}/{doc['doc_id']} v{doc.get('version', 1)}"
-    tags = f"[{doc.get('classification', '?')}, {barrier}, tick {doc.get('updated_tick', 0)}]"
+    barrier = f"barrier {_name(doc['barrier'])}" if doc.get("barrier") else "no barrier"
+    head = f"{_name(doc['tenant'])}/{_name(doc['doc_id'])} v{doc.get('version', 1)}"
+    kind = _name(doc.get("classification", "?"))
+    tags = f"[{kind}, {barrier}, tick {doc.get('updated_tick', 0)}]"
     title = f" title={_short(doc['title'], 40)}" if doc.get("title") else ""
     return f"{head} {tags}{title}: {_short(doc['text'], _TEXT_WIDTH)}"
+
+
+def _name(value: Any) -> str:
+    """A name from the case (a tenant, an id): control characters escaped, cut when long."""
+    return escaped(value) if isinstance(value, str) else _scalar(value)
 
 
 def _scalar(value: Any) -> str:
@@ -281,7 +294,8 @@ def _short(value: Any, width: int) -> str:
     # JSON quoting shows newlines, tabs and runs of spaces, which many invariants hinge on.
     if not isinstance(value, str):
         return _scalar(value)
+    # JSON escapes C0 controls; DEL, C1 and the bidirectional overrides are escaped here.
     if len(value) <= width:
-        return json.dumps(value, ensure_ascii=False)
-    head = json.dumps(value[:width], ensure_ascii=False)
+        return escaped(json.dumps(value, ensure_ascii=False), len(value) * 6 + 2)
+    head = escaped(json.dumps(value[:width], ensure_ascii=False), width * 6 + 2)
     return f'{head[:-1]}…" ({len(value)} chars)'

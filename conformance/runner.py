@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import Flaky
 from hypothesis.internal.conjecture import providers as _providers
 
+from ragward.clipped import first_line
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.identity import ImplementationIdentity
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
+from ragward.conformance.loading import one_line
 from ragward.conformance.processes import close_other_processes, other_process
 from ragward.conformance.records import from_data, to_data
 from ragward.conformance.view import fitted_case
@@ -49,6 +51,11 @@ SHRINK_BUDGETS: dict[str, float] = {"ci": 10.0, "thorough": DEFAULT_SHRINK_BUDGE
 #: budget counted in steps ends where it ends on every machine and under any load, so the
 #: same run reports the same counterexample; the seconds above only bound a slow system.
 SHRINK_STEPS_PER_EXAMPLE = 2
+
+#: The longest reason a failed invariant gives. The kit's own words quote what the adapter
+#: answered (hits and scores: up to some 900 characters in the committed reports); an
+#: answer of megabytes is cut here, its length said, so no report or table grows with it.
+REASON_LIMIT = 1_000
 
 #: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
 PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
@@ -186,7 +193,7 @@ def _run_invariant(
         reason = f"the factory failed: {error}"
         return Verdict(invariant.id, invariant.level, invariant.title, "error", 0, reason)
     except Exception as error:  # a peer that cannot start fails every invariant, loudly
-        reason = f"the factory failed: {type(error).__name__}: {error}"
+        reason = f"the factory failed: {one_line(error)}"
         return Verdict(invariant.id, invariant.level, invariant.title, "error", 0, reason)
     reason = _missing(invariant, capabilities, factory)
     if reason:
@@ -328,12 +335,12 @@ class _ShrinkBudgetSpent(BaseException):
 
 def _outcome(error: BaseException) -> tuple[str, str]:
     """A failure's status and one-line reason: a Violation fails, anything else errors."""
-    if isinstance(error, Violation):
-        return "fail", str(error)
+    if isinstance(error, Violation):  # the kit's words, quoting what the adapter answered
+        return "fail", first_line(error, REASON_LIMIT)
     if isinstance(error, CallTimeout):
         return "error", str(error)
     where = traceback.extract_tb(error.__traceback__)[-1]
-    return "error", f"{type(error).__name__}: {error} (at {where.filename}:{where.lineno})"
+    return "error", f"{one_line(error)} (at {where.filename}:{where.lineno})"
 
 
 def _failure(
@@ -354,7 +361,7 @@ def _failure(
         invariant.title,
         status,
         counts[0],
-        reason.splitlines()[0] if reason else status,
+        first_line(reason, REASON_LIMIT) or status,
         data,
         hint.format(id=invariant.id) if hint else "",
         counts[1],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
 import os
 import selectors
 import signal
@@ -19,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn, TypeVar
 
+from ragward.clipped import clip
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.wire_format import (
     DEFAULT_TIMEOUT,
@@ -30,6 +30,8 @@ from ragward.conformance.wire_format import (
     label,
     quote,
 )
+from ragward.interrupts import interrupted, on_interrupt
+from ragward.parsing import Unparsable, parse_json
 
 __all__ = ["Peer"]
 
@@ -70,6 +72,7 @@ class Peer:
             )
         except OSError as error:
             raise WireError(f"cannot start peer {self.label}: {error}") from None
+        on_interrupt(id(self), self._kill_now)  # a second Ctrl-C stops it with the process
         assert self._process.stdin
         assert self._process.stdout
         assert self._process.stderr
@@ -98,9 +101,12 @@ class Peer:
         return self._call(op, args, read, self.timeout)
 
     def close(self) -> None:
-        """End the peer: close its stdin, give it a moment to exit, then kill it."""
+        """End the peer: close its stdin, give it a moment to exit, then kill it; after
+        Ctrl-C, kill it at once (the user is waiting)."""
         if self.failure is None:
             self.failure = "was closed"
+        if interrupted():
+            self._kill()
         if self._process.poll() is None:
             assert self._process.stdin
             try:
@@ -136,9 +142,11 @@ class Peer:
             try:
                 return read(message["result"])
             except (TypeError, ValueError) as error:
-                problem = f"answered {where} with a malformed result ({error}): {quote(line)}"
+                problem = f"answered {where} with a malformed result ({clip(error)}): {quote(line)}"
                 raise WireError(f"peer {self.label} {problem}") from None
-        kind, detail = message["error"]["kind"], " ".join(message["error"]["message"].split())
+        # The peer's words, bounded: a message of megabytes is cut, its length said.
+        kind, detail = clip(message["error"]["kind"], 40), clip(message["error"]["message"])
+        detail = " ".join(detail.split())  # a peer's message is shown on one spaced line
         if op == "hello" and kind == "version":
             self._fail(f"refused ragward wire protocol version {PROTOCOL_VERSION}: {detail}")
         problem = f"peer {self.label} failed {where}: {kind}: {detail}"
@@ -147,8 +155,8 @@ class Peer:
     def _envelope(self, line: bytes, where: str, request_id: int) -> dict[str, Any]:
         """The parsed response line, checked to be a well-formed answer to ``request_id``."""
         try:
-            message = json.loads(line)
-        except ValueError as error:
+            message = parse_json(line)
+        except Unparsable as error:
             self._fail(f"answered {where} with a line that is not JSON ({error}): {quote(line)}")
         if not isinstance(message, dict):
             self._fail(f"answered {where} with JSON that is not an object: {quote(line)}")
@@ -241,13 +249,20 @@ class Peer:
 
     def _kill(self) -> None:
         if self._process.poll() is None:
-            try:
-                os.killpg(self._process.pid, signal.SIGKILL)
-            except OSError:
-                self._process.kill()
+            self._kill_now()
             self._process.wait()
 
+    def _kill_now(self) -> None:
+        """SIGKILL to the peer's process group (it and what it started), not waited for."""
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except OSError:
+            with contextlib.suppress(OSError):
+                self._process.kill()
+
     def _release(self) -> None:
+        if self._process.poll() is not None:
+            on_interrupt(id(self), None)
         if self._readable.get_map() is not None:
             self._readable.close()
         for stream in (self._process.stdin, self._process.stdout):

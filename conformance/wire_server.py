@@ -12,12 +12,13 @@ cannot corrupt the protocol.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO, TypeVar
 
+from ragward.clipped import clip
 from ragward.conformance.contract import Factory, RetrievalSystem
+from ragward.conformance.loading import one_line
 from ragward.conformance.records import Asker, AssembleRequest, Doc, Hit, Policy, to_data
 from ragward.conformance.wire_format import (
     OPTIONAL_OPS,
@@ -27,6 +28,7 @@ from ragward.conformance.wire_format import (
     dumps,
     quote,
 )
+from ragward.parsing import Unparsable, parse_json
 
 __all__ = ["serve"]
 
@@ -85,12 +87,12 @@ class _Server:
             try:
                 if isinstance(line, bytes):
                     line = line.decode("utf-8")
-                request = json.loads(line)
+                request = parse_json(line)
             except UnicodeDecodeError as error:
                 raise _Refusal(
                     "protocol", f"request is not UTF-8 ({error}): {quote(line)}"
                 ) from None
-            except ValueError as error:
+            except Unparsable as error:
                 raise _Refusal(
                     "protocol", f"request is not JSON ({error}): {quote(line)}"
                 ) from None
@@ -121,8 +123,8 @@ class _Server:
         except _Refusal as refusal:
             kind, message = refusal.kind, str(refusal)
         except Exception as error:
-            kind, message = "exception", f"{type(error).__name__}: {error}"
-        message = " ".join(message.split()) or kind
+            kind, message = "exception", one_line(error)
+        message = clip(message) or kind
         error_data = {"kind": kind, "message": message}
         return dumps(
             {"ragward": PROTOCOL_VERSION, "id": request_id, "ok": False, "error": error_data}

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ragward import __version__
 from ragward.exits import run_guarded
+from ragward.interrupts import exit_at_once_on_interrupt
 from ragward.streams import guarded_streams
 
 __all__ = ["main"]
@@ -65,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand and return its exit code (the table in :mod:`ragward.exits`): a
     user error prints one line and returns 2, Ctrl-C returns 130, a crash returns 3."""
+    if argv is None:  # the process's own command: what follows it is the interpreter's exit
+        exit_at_once_on_interrupt()
     with guarded_streams():  # a usage error to a closed stderr is still 2, not a traceback
         return _main(sys.argv[1:] if argv is None else list(argv))
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import shlex
 import sys
 import time
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ragward.errors import InvalidArgument
 from ragward.implementation import load_implementation
 from ragward.outputs import check_file, write_atomic
+from ragward.parsing import Unparsable, parse_json
 
 if TYPE_CHECKING:
     from ragward.conformance.contract import Factory
@@ -135,7 +135,7 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
         name,
         args.profile,
         chosen,
-        _replay_hint(origin, args.profile, args.json),
+        _replay_hint(_with_timeout(origin, args.call_timeout), args.profile, args.json),
         _call_timeout(args),
         args.shrink_budget,
     )
@@ -187,6 +187,15 @@ def _chosen(select: str | None) -> list[str]:
             f"known: {', '.join(inv.id for inv in ordered) or '(none registered)'}"
         )
     return [inv.id for inv in ordered if inv.id in wanted]
+
+
+def _with_timeout(origin: str, call_timeout: float | None) -> str:
+    """The options that select the implementation again, with the call time limit the run
+    had (a replay under the default limit may time out where the run did not, or not
+    time out where it did)."""
+    if call_timeout is None:
+        return origin
+    return f"{origin} --call-timeout {float(call_timeout)!r}".strip()
 
 
 def _replay_hint(origin: str, profile: str, json_path: Path | None) -> str:
@@ -261,12 +270,13 @@ def _print_report(report: Report) -> None:
 def _replay(
     path: Path, wanted: str | None, factory: Factory, name: str, origin: str, call_timeout: float
 ) -> int:
+    from ragward.clipped import first_line
     from ragward.conformance.guard import CallTimeout, guarded
     from ragward.conformance.invariant import REGISTRY, Violation
-    from ragward.conformance.loading import check_system
+    from ragward.conformance.loading import check_system, one_line
     from ragward.conformance.records import from_data, to_data
     from ragward.conformance.report import format_counterexample
-    from ragward.conformance.runner import Verdict, replay
+    from ragward.conformance.runner import REASON_LIMIT, Verdict, replay
 
     entry = _stored_case(path, wanted)
     invariant_id = entry["id"]
@@ -279,11 +289,11 @@ def _replay(
     try:
         replay(factory, invariant_id, entry["counterexample"], call_timeout=call_timeout)
     except Violation as violation:
-        status, reason = "fail", str(violation).splitlines()[0] if str(violation) else "fail"
+        status, reason = "fail", first_line(violation, REASON_LIMIT) or "fail"
     except CallTimeout as error:
         status, reason = "error", str(error)
     except Exception as error:  # the implementation crashed on the case: that is a finding
-        status, reason = "error", f"{type(error).__name__}: {error}".splitlines()[0]
+        status, reason = "error", one_line(error)
     else:
         print(f"{invariant_id} holds for {name} on the stored counterexample from {path}")
         return 0
@@ -317,11 +327,12 @@ def _stored_case(path: Path, wanted: str | None) -> dict[str, Any]:
     from ragward.conformance.invariant import REGISTRY
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_bytes())
     except OSError as error:
         raise InvalidArgument(f"--replay {path}: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise InvalidArgument(f"--replay {path}: not JSON ({error})") from None
+    except Unparsable as error:
+        where = f"{path} line {error.line}" if error.line is not None else str(path)
+        raise InvalidArgument(f"--replay {where}: not JSON ({error})") from None
     if isinstance(data, dict) and isinstance(data.get("invariants"), list):
         entries = [e for e in data["invariants"] if isinstance(e, dict)]
         if wanted is None:

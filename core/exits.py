@@ -9,7 +9,8 @@ code   meaning
        contract; one line on stderr naming what is wrong and where
 3      an internal or environment failure (an unexpected exception): one line naming
        it; the traceback only with ``RAGWARD_DEBUG=1``
-130    interrupted (Ctrl-C): one line, nothing half-written
+130    interrupted (Ctrl-C, even if started with SIGINT ignored): at once, one line,
+       nothing half-written; a second Ctrl-C ends it at once (:mod:`ragward.interrupts`)
 =====  =============================================================================
 
 The reader of the output never changes the code: ``ragward gate ... | head -n 1`` exits
@@ -26,7 +27,9 @@ import sys
 import traceback
 from collections.abc import Callable
 
+from ragward.clipped import MESSAGE_LIMIT, first_line
 from ragward.errors import RagwardError
+from ragward.interrupts import interruptible
 from ragward.streams import guarded_streams
 
 __all__ = [
@@ -53,7 +56,7 @@ def run_guarded(command: str, work: Callable[[], int]) -> int:
     """Run ``work`` (one command) and return its exit code; whatever it raises becomes
     one line on stderr, prefixed ``ragward <command>:``, and the code of the table above.
     A closed stdout or stderr drops the rest of the output, not the code."""
-    with guarded_streams():
+    with guarded_streams(), interruptible():
         return _run(command, work)
 
 
@@ -78,8 +81,9 @@ def _run(command: str, work: Callable[[], int]) -> int:
 
 
 def _first_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    return lines[0] if lines else type(error).__name__
+    # Bounded whatever the message quotes: what an implementation said is cut where it is
+    # quoted, and a user's long value here (MESSAGE_LIMIT).
+    return first_line(error, MESSAGE_LIMIT) or type(error).__name__
 
 
 def _say(line: str) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragward.errors import OutputError
+from ragward.parsing import Unparsable, parse_json
 
 __all__ = [
     "ReportKind",
@@ -203,8 +203,8 @@ def _not_a_report(marker: Path, report: ReportKind) -> str | None:
     if not raw.strip():
         return "empty"
     try:
-        data = json.loads(raw)
-    except ValueError:  # json.JSONDecodeError or UnicodeDecodeError
+        data = parse_json(raw)
+    except Unparsable:
         return "not JSON"
     tag = data.get("format") if isinstance(data, dict) else None
     if tag is None:

@@ -23,6 +23,7 @@ from ragward.errors import InvalidArgument
 from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named
 from ragward.reference import Chunking, Document, Embedder, HashEmbedder, chunk_document
+from ragward.reference.documents import TICK_MAX
 from ragward.reference.text import tokenize
 
 __all__ = [
@@ -123,7 +124,10 @@ class View:
             asker.tenant,
             LEVELS[asker.max_classification],
             tuple(sorted(set(asker.barriers))),
-            None if stale is None else now_tick - stale,
+            # Kept inside int64, as the reference compares: an edge below every tick an
+            # engine holds is an SQL literal it can parse (-2**63 is not one, in DataFusion
+            # or as PostgreSQL's bigint), and admits the same rows.
+            None if stale is None else max(now_tick - stale, -TICK_MAX),
         )
 
     def admits(self, row: IndexRow) -> bool:

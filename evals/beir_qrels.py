@@ -19,6 +19,7 @@ from ragward.conformance.records import Doc
 from ragward.errors import InputError
 from ragward.evals.jsonl import read_lines
 from ragward.evals.records import Query
+from ragward.evals.trec import GRADE_LIMIT, grade_problem
 from ragward.evals.visibility import hidden_because
 
 __all__ = ["HEADER", "read_beir_qrels"]
@@ -51,8 +52,13 @@ def read_beir_qrels(
             raise InputError.at(shown, number, None, problem)
         query_id, doc_id, score = cells
         if not _GRADE.fullmatch(score.strip()):
-            raise InputError.at(shown, number, "score", f"expected an integer, got {score!r}")
-        grade = int(score)
+            shown_score = repr(score) if len(score) <= 40 else f"{score[:30]!r}..."
+            raise InputError.at(shown, number, "score", f"expected an integer, got {shown_score}")
+        # Counted before int() converts it: Python refuses to convert thousands of digits.
+        digits = score.strip().lstrip("+-").lstrip("0") or "0"
+        if len(digits) > len(str(GRADE_LIMIT)) or int(digits) > GRADE_LIMIT:
+            raise InputError.at(shown, number, "score", grade_problem(score.strip()))
+        grade = -int(digits) if score.strip().startswith("-") else int(digits)
         query = queries.get(query_id)
         if query is None:
             problem = f"unknown query {query_id!r} (not in queries.jsonl)"

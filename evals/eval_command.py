@@ -70,6 +70,46 @@ def add_dataset_options(parser: argparse.ArgumentParser) -> None:
         "(default: $RAGWARD_CACHE, else ragward/embeddings in the user's cache directory)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument(
+        "--max-settings",
+        metavar="N",
+        type=_count,
+        help="refuse a grid of more settings than this, before any work (default 10000)",
+    )
+    parser.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        help="refuse a run estimated to need more memory, e.g. 512M or 16G, before any work "
+        "(default: 3/4 of this machine's memory)",
+    )
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 12 or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text[:40]!r}")
+    return int(text)
+
+
+def size_limits(args: argparse.Namespace) -> Any:
+    """The :class:`~ragward.evals.grid_size.SizeLimits` the options give."""
+    from ragward.evals.grid_size import MAX_SETTINGS, SizeLimits, parse_size
+
+    memory = None if args.max_memory is None else parse_size(args.max_memory)
+    return SizeLimits(args.max_settings or MAX_SETTINGS, memory)
+
+
+def check_run_size(
+    args: argparse.Namespace, grid: Any, dataset: Any, splits: tuple[str, ...]
+) -> None:
+    """Refuse, before any index is built, a run estimated to need more memory than
+    ``--max-memory`` allows (:mod:`ragward.evals.grid_size`)."""
+    from ragward.evals.grid_size import check_memory
+
+    check_memory(grid, dataset, splits, _grid_name(args), size_limits(args))
+
+
+def _grid_name(args: argparse.Namespace) -> str:
+    return str(args.grid) if args.grid else "the default grid"
 
 
 def use_cache(option: str | None) -> None:
@@ -125,9 +165,11 @@ def prepare(
     from ragward.datasets import bundled
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import default_grid, load_grid
+    from ragward.evals.grid_size import check_settings
 
     use_cache(args.cache)
     grid = load_grid(args.grid) if args.grid else default_grid()
+    check_settings(grid, _grid_name(args), size_limits(args))  # before the dataset loads
     claims: dict[str, Path] = {}
     for item in args.claims:
         split, equals, file = item.partition("=")
@@ -224,6 +266,7 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
     if args.trec:
         check_trec_ids(dataset, split)
     grid = fitted(grid, factory, name, "eval")
+    check_run_size(args, grid, dataset, (split,))
     stream = _progress_stream(args)
     outcome = run_grid(
         dataset,

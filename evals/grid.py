@@ -22,6 +22,7 @@ from typing import Any
 from ragward.conformance.records import MODES
 from ragward.errors import InputError
 from ragward.evals.measures import parse_measures
+from ragward.parsing import Unparsable, parse_toml
 
 __all__ = [
     "NO_RERANK",
@@ -48,6 +49,14 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
 
 #: The label of an index the implementation built its own way (no index settings passed).
 OWN_INDEX = "own"
+
+#: The largest count a grid may give (a depth, a chunk size, a candidate limit): a 32-bit
+#: integer, far beyond any useful value, so a typo is refused at load, not in numpy.
+COUNT_MAX = 2**31 - 1
+#: The largest ``rrf_k``. Fusion ranks by ``1 / (k + rank)``: beyond about 10**8 the
+#: scores of nearby ranks are equal in float64 and every fused list is a tie, and long
+#: before that the ranking is the sum of ranks' whatever ``k``.
+RRF_K_MAX = 1_000_000.0
 
 
 @dataclass(frozen=True)
@@ -191,18 +200,19 @@ def load_grid(path: str | Path) -> Grid:
     """The default grid with ``path``'s keys laid over it; errors name file, line and key."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise InputError.at(path, None, None, "grid file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise InputError.at(path, line, None, "not UTF-8 text") from None
+    except OSError as error:
         raise InputError.at(path, None, None, f"cannot read grid file ({error})") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
-        line = int(found.group(1)) if found else None
-        raise InputError.at(path, line, None, f"not valid TOML: {reason}") from None
+        data = parse_toml(text)
+    except Unparsable as error:
+        raise InputError.at(path, error.line, None, f"not valid TOML: {error}") from None
     merged = _default_data()
     for key, value in data.items():
         if key not in _SCHEMA:
@@ -241,21 +251,23 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
             raise fail(name, f"must be a non-empty list of {what}")
         for item in raw:
             if kind is float and isinstance(item, int) and not isinstance(item, bool):
+                if abs(item) > 2**64:  # float() of a longer one overflows
+                    raise fail(name, f"{_shown(item)} is not {what}")
                 item = float(item)
             if not isinstance(item, kind) or (kind is not bool and isinstance(item, bool)):
-                raise fail(name, f"{item!r} is not {what}")
+                raise fail(name, f"{_shown(item)} is not {what}")
             if not check(item):
-                raise fail(name, f"{item!r} is not {what}")
+                raise fail(name, f"{_shown(item)} is not {what}")
         if len(set(raw)) != len(raw):
             raise fail(name, "lists a value twice")
         return tuple(float(v) if kind is float else v for v in raw)
 
     for key in ("name", "split"):
         if not isinstance(data[key], str) or not re.fullmatch(r"[A-Za-z0-9._-]+", data[key]):
-            raise fail(key, f"{data[key]!r} must be a word of letters, digits, '.', '_', '-'")
+            raise fail(key, f"{_shown(data[key])} must be a word of letters, digits, '.', '_', '-'")
     for key in ("depth", "grounding_depth"):
-        if isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 1:
-            raise fail(key, f"{data[key]!r} must be an integer >= 1")
+        if not _count(data[key], 1):
+            raise fail(key, f"{_shown(data[key])} must be an integer >= 1 and <= {COUNT_MAX}")
     named = values("", "measures", str, lambda m: bool(m), "measure names")
     try:
         measures = tuple(dict.fromkeys(m.name for m in parse_measures(named)))
@@ -275,7 +287,7 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         }:
             raise fail(
                 "index.chunking",
-                f"{item!r} must be {{max_tokens = N, overlap_tokens = M}}, optionally with "
+                f"{_shown(item)} must be {{max_tokens = N, overlap_tokens = M}}, optionally with "
                 "lexical_max_tokens and lexical_overlap_tokens",
             )
         pairs = [(item["max_tokens"], item["overlap_tokens"])]
@@ -283,13 +295,14 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
             pairs.append((item["lexical_max_tokens"], item.get("lexical_overlap_tokens", 0)))
         elif "lexical_overlap_tokens" in item:
             raise fail(
-                "index.chunking", f"{item!r}: lexical_overlap_tokens needs lexical_max_tokens"
+                "index.chunking", f"{_shown(item)}: lexical_overlap_tokens needs lexical_max_tokens"
             )
         for size, overlap in pairs:
-            if any(isinstance(v, bool) or not isinstance(v, int) for v in (size, overlap)) or not (
-                size >= 1 and 0 <= overlap < size
-            ):
-                raise fail("index.chunking", f"{item!r} needs integers with 0 <= overlap < max")
+            if not (_count(size, 1) and _count(overlap, 0) and overlap < size):
+                raise fail(
+                    "index.chunking",
+                    f"{_shown(item)} needs integers with 0 <= overlap < max <= {COUNT_MAX}",
+                )
         lexical = pairs[1] if len(pairs) > 1 else (None, 0)
         sizes.append((*pairs[0], *lexical))
     if len(set(sizes)) != len(sizes):
@@ -304,10 +317,20 @@ def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         grounding_depth=data["grounding_depth"],
         indexes=tuple(IndexSetting(s, o, e, ls, lo) for (s, o, ls, lo) in sizes for e in embedders),
         modes=modes,
-        rrf_ks=values("retrieval", "rrf_k", float, lambda k: k > 0, "a number > 0"),
+        rrf_ks=values(
+            "retrieval",
+            "rrf_k",
+            float,
+            lambda k: 0 < k <= RRF_K_MAX,  # NaN and infinity are neither
+            f"a number > 0 and <= {RRF_K_MAX:.0f}",
+        ),
         reranks=_rerankers(data["retrieval"]["rerank"], fail),
         candidate_limits=values(
-            "retrieval", "candidate_limit", int, lambda n: n >= 1, "an integer >= 1"
+            "retrieval",
+            "candidate_limit",
+            int,
+            lambda n: 1 <= n <= COUNT_MAX,
+            f"an integer >= 1 and <= {COUNT_MAX}",
         ),
         min_overlaps=values(
             "grounding", "min_overlap", float, lambda m: 0.0 < m <= 1.0, "a number in (0, 1]"
@@ -328,10 +351,21 @@ def _rerankers(raw: Any, fail: Any) -> tuple[str, ...]:
         elif isinstance(item, str) and re.fullmatch(r"[a-z0-9][a-z0-9._-]*", item):
             names.append(item)
         else:
-            raise fail("retrieval.rerank", f"{item!r} is not {what}")
+            raise fail("retrieval.rerank", f"{_shown(item)} is not {what}")
     if len(set(names)) != len(names):
         raise fail("retrieval.rerank", "lists a reranker twice")
     return tuple(names)
+
+
+def _count(value: object, minimum: int) -> bool:
+    """Whether ``value`` is an integer (not a boolean) from ``minimum`` to COUNT_MAX."""
+    return isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= COUNT_MAX
+
+
+def _shown(value: object) -> str:
+    """``repr(value)`` for a message, cut when long (a list or number of any size)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge integer"
+    return text if len(text) <= 80 else text[:70] + "..."
 
 
 def _chunking_data(index: IndexSetting) -> dict[str, int | None]:

@@ -18,11 +18,16 @@ import gzip
 import json
 import os
 from collections.abc import Collection, Generator, Iterator, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ragward.errors import InputError
+from ragward.parsing import Unparsable, parse_json
 
-__all__ = ["Record", "describe", "read_jsonl", "read_lines", "read_text"]
+__all__ = ["INT64_MAX", "Record", "describe", "read_jsonl", "read_lines", "read_text"]
+
+#: The largest integer a field may hold: ticks, versions and offsets are stored as 64-bit
+#: signed integers, and a larger one would fail later, in an engine or in numpy.
+INT64_MAX = 2**63 - 1
 
 
 def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
@@ -39,7 +44,9 @@ def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                     problem = "blank line between records (only trailing blank lines are allowed)"
                     raise InputError.at(shown, blank, None, problem)
                 yield number, line.rstrip("\r\n")
-    except (OSError, EOFError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:  # its offset is into a block the reader decoded: find the line
+        raise InputError.at(shown, _line_not_utf8(path), None, "not UTF-8 text") from None
+    except (OSError, EOFError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise InputError.at(shown, None, None, f"cannot read the file: {reason}") from None
 
@@ -69,10 +76,10 @@ def read_jsonl(path: str | os.PathLike[str]) -> Generator[Record, None, None]:
     shown = str(path)
     for number, line in read_lines(path):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            problem = f"invalid JSON: {error.msg} (column {error.colno})"
-            raise InputError.at(shown, number, None, problem) from None
+            data = parse_json(line)
+        except Unparsable as error:
+            column = "" if error.column is None else f" (column {error.column})"
+            raise InputError.at(shown, number, None, f"invalid JSON: {error}{column}") from None
         if not isinstance(data, dict):
             problem = f"expected a JSON object, got {describe(data)}"
             raise InputError.at(shown, number, None, problem)
@@ -86,7 +93,8 @@ def describe(value: object) -> str:
     if isinstance(value, list):
         return "an array"
     kind = {bool: "boolean", int: "integer", float: "number", str: "string"}.get(type(value))
-    shown = json.dumps(value, ensure_ascii=False)
+    # Cut before rendering: a value may be megabytes long.
+    shown = json.dumps(value[:41] if isinstance(value, str) else value, ensure_ascii=False)
     shown = shown if len(shown) <= 40 else shown[:37] + "..."
     return "null" if value is None else f"{kind or type(value).__name__} {shown}"
 
@@ -138,12 +146,15 @@ class Record:
         return None if value is None else self.string(field)
 
     def integer(self, field: str, default: int | None = None, *, minimum: int = 0) -> int:
-        """An integer field of at least ``minimum`` (a boolean is not an integer)."""
+        """An integer field from ``minimum`` to :data:`INT64_MAX` (a boolean is not an
+        integer)."""
         value = self._get(field, default)
         if not isinstance(value, int) or isinstance(value, bool):
             raise self.error(field, f"expected an integer, got {describe(value)}")
         if value < minimum:
-            raise self.error(field, f"must be >= {minimum}, got {value}")
+            raise self.error(field, f"must be >= {minimum}, got {_digits(value)}")
+        if value > INT64_MAX:
+            raise self.error(field, f"must be <= 2**63 - 1, got {_digits(value)}")
         return value
 
     def optional_integer(self, field: str, *, minimum: int = 0) -> int | None:
@@ -184,7 +195,33 @@ class Record:
         return None if field is None else self.prefix + field
 
 
+def _line_not_utf8(path: str | os.PathLike[str]) -> int | None:
+    """The number of the first line of ``path`` that is not UTF-8 (read again, as bytes)."""
+    try:
+        with _open_bytes(path) as stream:
+            for number, raw in enumerate(stream, 1):
+                try:
+                    raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError:
+                    return number
+    except (OSError, EOFError):
+        return None
+    return None
+
+
+def _open_bytes(path: str | os.PathLike[str]) -> IO[bytes]:
+    if os.fspath(path).endswith(".gz"):
+        return cast(IO[bytes], gzip.open(path, "rb"))
+    return open(path, "rb")
+
+
 def _open(path: str | os.PathLike[str]) -> IO[str]:
     if os.fspath(path).endswith(".gz"):
         return gzip.open(path, "rt", encoding="utf-8-sig")
     return open(path, encoding="utf-8-sig")
+
+
+def _digits(value: int) -> str:
+    """A large integer, shortened for a message."""
+    shown = str(value)
+    return shown if len(shown) <= 24 else f"{shown[:10]}... ({len(shown)} digits)"

@@ -123,7 +123,8 @@ class Measure:
         return list(FAMILIES).index(self.family), self.cutoff or 0
 
 
-_CUTOFF = re.compile(r"[1-9][0-9]*")
+#: A cutoff is a positive integer of at most nine digits: a deeper one is a typo.
+_CUTOFF = re.compile(r"[1-9][0-9]{0,8}")
 
 #: ir_measures' spelling of each family: ``nDCG@10`` is ``ndcg_cut_10``, ``nDCG`` is
 #: ``ndcg``, ``RR`` is ``recip_rank``, ``RR@10`` is ragward's ``recip_rank_cut_10``.
@@ -154,7 +155,7 @@ def _ir_measures(name: str) -> tuple[Measure, ...] | None:
     if cut is None:
         raise InputError(f"measure {found.group(1)!r} takes no cutoff (got {name!r})")
     if not _CUTOFF.fullmatch(found.group(2)):
-        raise InputError(f"measure {name!r}: cutoff {found.group(2)!r} is not a positive integer")
+        raise InputError(f"measure {_cut(name)}: cutoff {_cut(found.group(2))} {_NOT_A_CUTOFF}")
     return (Measure(cut, int(found.group(2))),)
 
 
@@ -176,7 +177,7 @@ def parse_measure(name: str) -> tuple[Measure, ...]:
         if head in FAMILIES and FAMILIES[head].default_cutoffs is not None:
             family, sep, params = head, underscore, tail
     if family not in FAMILIES:
-        raise InputError(f"unknown measure {name!r}{_hint(name)}; supported: {_SUPPORTED}")
+        raise InputError(f"unknown measure {_cut(name)}{_hint(name)}; supported: {_SUPPORTED}")
     defaults = FAMILIES[family].default_cutoffs
     if defaults is None:
         if sep:
@@ -185,7 +186,7 @@ def parse_measure(name: str) -> tuple[Measure, ...]:
     cutoffs = params.split(",") if sep else [str(c) for c in defaults]
     bad = [c for c in cutoffs if not _CUTOFF.fullmatch(c)]
     if bad:
-        raise InputError(f"measure {name!r}: cutoff {bad[0]!r} is not a positive integer")
+        raise InputError(f"measure {_cut(name)}: cutoff {_cut(bad[0])} {_NOT_A_CUTOFF}")
     return tuple(Measure(family, c) for c in sorted(set(map(int, cutoffs))))
 
 
@@ -204,6 +205,14 @@ def measure_name(name: str) -> str:
 def parse_measures(names: Iterable[str]) -> tuple[Measure, ...]:
     """Parse every name, in order, dropping repeats."""
     return tuple(dict.fromkeys(m for name in names for m in parse_measure(name)))
+
+
+_NOT_A_CUTOFF = "is not a positive integer (at most 999999999)"
+
+
+def _cut(text: str) -> str:
+    """``repr(text)``, its end cut when long (a name in a message)."""
+    return repr(text) if len(text) <= 60 else f"{text[:50]!r}... ({len(text)} characters)"
 
 
 def _hint(name: str) -> str:

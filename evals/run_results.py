@@ -8,13 +8,13 @@ problem is one line naming the file, the setting, the measure and the query.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError, RagwardError
 from ragward.evals.jsonl import read_text
+from ragward.parsing import Unparsable, parse_json
 
 __all__ = ["FORMAT", "LEGACY_FORMATS", "load_results", "measure_range", "read_json"]
 
@@ -38,11 +38,9 @@ def read_json(file: Path, what: str) -> Any:
         raise InputError.at(file, None, None, f"is a directory, not the {what}")
     text = read_text(file)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError.at(file, error.lineno, None, f"not valid JSON: {error.msg}") from None
-    except RecursionError:
-        raise InputError.at(file, None, None, "not valid JSON: nested too deeply") from None
+        return parse_json(text)
+    except Unparsable as error:
+        raise InputError.at(file, error.line, None, f"not valid JSON: {error}") from None
 
 
 def load_results(path: Path, role: str) -> dict[str, Any]:

@@ -22,7 +22,9 @@ from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
 
+from ragward.clipped import clip
 from ragward.conformance.contract import Capabilities, GroundingSystem, RetrievalSystem
+from ragward.conformance.loading import message_of, one_line
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.errors import AdapterError, RagwardError
 from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
@@ -43,6 +45,7 @@ from ragward.evals.staged import (
 )
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
+from ragward.models.cache_file import CacheFault
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
 
@@ -280,16 +283,19 @@ def _ingest_all(
         try:
             # A generator, as the protocol allows: a verb that reads it twice shows here.
             accepted = bulk.ingest_many(doc for doc in batch)
+        except CacheFault:  # ragward's embedding cache, not the implementation
+            raise
         except Exception as error:  # the implementation failed on valid data
             first = batch[0]
             raise AdapterError(
                 f"{name} failed to ingest a batch of {len(batch)} documents from "
-                f"{first.tenant}/{first.doc_id} v{first.version}: {error}"
+                f"{clip(first.tenant, 80)}/{clip(first.doc_id, 80)} v{first.version}: "
+                f"{message_of(error)}"
             ) from None
         if not isinstance(accepted, tuple | list) or len(accepted) != len(batch):
             raise AdapterError(
-                f"{name}.ingest_many returned {accepted!r} for {len(batch)} documents; "
-                "expected one bool per document"
+                f"{name}.ingest_many returned {clip(repr(accepted), 80)} for {len(batch)} "
+                "documents; expected one bool per document"
             )
         for doc, ok in zip(batch, accepted, strict=True):
             if not isinstance(ok, bool):
@@ -306,9 +312,12 @@ def _ingest_all(
 def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
     try:
         accepted = system.ingest(doc)
+    except CacheFault:  # ragward's embedding cache, not the implementation
+        raise
     except Exception as error:  # the implementation failed on valid data: say which record
         raise AdapterError(
-            f"{name} failed to ingest {doc.tenant}/{doc.doc_id} v{doc.version}: {error}"
+            f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} "
+            f"v{doc.version}: {message_of(error)}"
         ) from None
     if not isinstance(accepted, bool):
         raise AdapterError(
@@ -367,9 +376,11 @@ def _first_stages(
         try:
             # A generator, as the protocol allows: a verb that reads it twice shows here.
             taken = system.first_stages((t for t in texts), first.asker, first.now_tick, wide)
+        except CacheFault:  # ragward's embedding cache, not the implementation
+            raise
         except Exception as error:
             raise AdapterError(
-                f"{name}.first_stages({texts[0]!r}, ...) raised {type(error).__name__}: {error}"
+                f"{name}.first_stages({clip(repr(texts[0]), 80)}, ...) raised {one_line(error)}"
             ) from None
         if not isinstance(taken, tuple | list) or len(taken) != len(texts):
             many = f"{len(texts)} question" + ("" if len(texts) == 1 else "s")
@@ -438,9 +449,13 @@ def _answer_all(
                 )
                 work["retrieves"] += 1
             seconds["retrieves"] += time.perf_counter() - started
+    except CacheFault:  # ragward's embedding cache, not the implementation
+        raise
     except Exception as error:
-        raise AdapterError(f"{name} failed to answer {question.text!r}: {error}") from None
-    call = f"{name}.{way}({question.text!r})"
+        raise AdapterError(
+            f"{name} failed to answer {clip(repr(question.text), 80)}: {message_of(error)}"
+        ) from None
+    call = f"{name}.{way}({clip(repr(question.text), 80)})"
     if way == "finish_listings":
         for result in results.values():
             _check_listing(result, call, grid.grounding_depth)
@@ -481,7 +496,10 @@ def _check_listing(listing: object, call: str, depth: int) -> None:
         if not isinstance(hit, Hit):
             raise AdapterError(f"{call} returned a top hit that is {a_type(hit)}, not a Hit")
         if (hit.chunk_id, hit.doc_id, hit.version) != key:
-            raise AdapterError(f"{call} returned top hit {hit.chunk_id!r} for key {key!r}")
+            raise AdapterError(
+                f"{call} returned top hit {clip(repr(hit.chunk_id), 80)} "
+                f"for key {clip(repr(key), 80)}"
+            )
 
 
 def _check_staged(
@@ -504,8 +522,8 @@ def _check_staged(
             same = [h.chunk_id for h in direct.hits] == [h.chunk_id for h in staged.hits]
         if not same:
             raise RagwardError(
-                f"{name}: first_stage/finish disagree with retrieve for {question.text!r} "
-                f"under {setting.id}; run with --no-reuse"
+                f"{name}: first_stage/finish disagree with retrieve for "
+                f"{clip(repr(question.text), 80)} under {setting.id}; run with --no-reuse"
             )
 
 
@@ -648,7 +666,7 @@ def _supported(
         answer = ground((claim,), hits, threshold)
     except Exception as error:
         call = _ground_call(name, claim, threshold)
-        raise AdapterError(f"{call} raised {type(error).__name__}: {error}") from None
+        raise AdapterError(f"{call} raised {one_line(error)}") from None
     if not isinstance(answer, tuple | list) or len(answer) != 1:
         call = _ground_call(name, claim, threshold)
         raise AdapterError(f"{call} returned {type(answer).__name__}, not one Support per claim")
@@ -669,11 +687,11 @@ def _swept(
     """Whether the implementation's ``ground_sweep`` supports ``claim`` from ``hits`` under
     each of ``thresholds``; a crash or an answer of the wrong shape, said as one line."""
     count = f"{len(thresholds)} threshold" + ("" if len(thresholds) == 1 else "s")
-    call = f"{name}.ground_sweep(({claim!r},), ..., {count})"
+    call = f"{name}.ground_sweep(({clip(repr(claim), 80)},), ..., {count})"
     try:
         answers = sweep((claim,), hits, (t for t in thresholds))
     except Exception as error:
-        raise AdapterError(f"{call} raised {type(error).__name__}: {error}") from None
+        raise AdapterError(f"{call} raised {one_line(error)}") from None
     if not isinstance(answers, tuple | list) or len(answers) != len(thresholds):
         raise AdapterError(f"{call} returned {a_type(answers)}, not one answer per threshold")
     verdicts = []
@@ -688,7 +706,7 @@ def _swept(
 
 
 def _ground_call(name: str, claim: str, threshold: float) -> str:
-    return f"{name}.ground(({claim!r},), ..., {threshold:g})"
+    return f"{name}.ground(({clip(repr(claim), 80)},), ..., {threshold:g})"
 
 
 def gold_context(claim: Claim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ragward.clipped import first_line
 from ragward.conformance.contract import RetrievalSystem
 from ragward.conformance.identity import INDEX_KEYWORDS, takes_index_settings, takes_keywords
 from ragward.conformance.loading import FactoryError, a_type, check_built, one_line
@@ -88,7 +89,9 @@ class SystemBuilder:
             system: RetrievalSystem = self.factory(**keywords)
         except RagwardError as error:
             what = index.label if reranker is None else f"{index.label} with reranker {reranker}"
-            raise InputError(f"{self.name} refused index setting {what}: {error}") from None
+            raise InputError(
+                f"{self.name} refused index setting {what}: {first_line(error)}"
+            ) from None
         except Exception as error:  # the factory itself is broken: say which call
             raise AdapterError(f"{call} raised {one_line(error)}") from None
         try:

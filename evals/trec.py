@@ -31,8 +31,10 @@ from ragward.errors import InputError, InvalidArgument
 from ragward.evals.jsonl import read_text
 
 __all__ = [
+    "GRADE_LIMIT",
     "TrecRun",
     "field_problem",
+    "grade_problem",
     "qrels_text",
     "rank_run",
     "read_qrels",
@@ -42,6 +44,10 @@ __all__ = [
     "write_run",
     "write_scored_run",
 ]
+
+#: The largest grade in absolute value: a 32-bit integer, as ``trec_eval`` reads grades on
+#: every platform; a larger one is a typo and would overflow the sums of gains.
+GRADE_LIMIT = 2**31 - 1
 
 _QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
 _RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")
@@ -70,12 +76,14 @@ def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
             continue
         qid, _, doc, grade = fields
         try:
-            value = int(grade)
+            value = _integer(grade)
         except ValueError:
             value = None
         # int() also reads "1_0" and non-ASCII digits, which the grammar refuses.
         if value is None or ((text.wide or "_" in grade) and not _INTEGER.fullmatch(grade)):
-            raise InputError.at(path, line, "rel", f"not an integer {grade!r}")
+            raise InputError.at(path, line, "rel", f"not an integer {_short(grade)}")
+        if abs(value) > GRADE_LIMIT:
+            raise InputError.at(path, line, "rel", grade_problem(grade))
         judged = qrels.get(qid)
         if judged is None:
             judged = qrels[qid] = {}
@@ -108,7 +116,7 @@ def read_run(path: str | Path) -> TrecRun:
             value = math.nan
         # float() also reads "nan", "1_0" and non-ASCII digits, which the grammar refuses.
         if value != value or ((wide or "_" in score) and not _NUMBER.fullmatch(score)):
-            raise InputError.at(path, line, "score", f"not a number {score!r}")
+            raise InputError.at(path, line, "score", f"not a number {_short(score)}")
         # One lookup: setdefault hands back this very float only when doc is new.
         if retrieved.setdefault(doc, value) is not value:
             first = text.first(qid, doc)
@@ -224,6 +232,26 @@ class _Text:
             if len(fields) > 2 and fields[0] == qid and fields[2] == doc:
                 return line
         raise AssertionError(f"{doc!r} of {qid!r} is not in {self.path}")
+
+
+def grade_problem(grade: str) -> str:
+    """Why the integer ``grade`` (as written) cannot be a grade: it is too large."""
+    return f"grade {_short(grade)} is out of range (at most {GRADE_LIMIT} in absolute value)"
+
+
+def _integer(field: str) -> int:
+    """``int(field)``, leading zeros dropped first: Python converts no more than 4300
+    digits, and a grade that long is out of range whatever its value (ValueError)."""
+    sign = field[:1] if field[:1] in ("+", "-") else ""
+    digits = field[len(sign) :].lstrip("0") or "0"
+    if len(digits) > len(str(GRADE_LIMIT)) and digits.isascii() and digits.isdigit():
+        return GRADE_LIMIT + 1
+    return int(sign + digits)
+
+
+def _short(field: str) -> str:
+    """A field for a message, its middle cut when long."""
+    return repr(field) if len(field) <= 40 else f"{field[:30]!r}... ({len(field)} characters)"
 
 
 def _decoded_fields(raw: bytes) -> list[str]:

@@ -100,7 +100,13 @@ def run_tune(args: argparse.Namespace) -> int:
 def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     from tabulate import tabulate
 
-    from ragward.evals.eval_command import _progress_stream, check_split, fitted, prepare
+    from ragward.evals.eval_command import (
+        _progress_stream,
+        check_run_size,
+        check_split,
+        fitted,
+        prepare,
+    )
     from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
     from ragward.outputs import check_directory, replaced_directory, write_atomic
@@ -120,6 +126,7 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
     out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
     check_directory(out, "--out", _MARKER)
     grid = fitted(grid, factory, name, "tune")
+    check_run_size(args, grid, dataset, (args.tune_split, args.report_split))
     outcome = run_grid(
         dataset,
         grid,

@@ -6,7 +6,9 @@ and a changed model (its id carries a hash of the weights) never reads another m
 vectors. Entries live in one SQLite database in write-ahead-log mode, which lets several
 processes read and write it at once. Each entry stores its dimension count and a digest
 of its bytes; a truncated or corrupt entry fails that check, is counted, recomputed and
-overwritten, never served. A file that is not a database at all is moved aside whole.
+overwritten, never served. How the file is opened, and why no fault costs a valid cache
+(a lock held long, a newer layout, another application's database, a full disk), is
+:mod:`ragward.models.cache_file`'s.
 
 >>> import tempfile
 >>> from ragward.reference import HashEmbedder
@@ -20,14 +22,14 @@ overwritten, never served. A file that is not a database at all is moved aside w
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragward.errors import RagwardError
+from ragward.models.cache_file import BUSY_SECONDS, FILE, faults, open_cache
 from ragward.reference.embedding import Embedder
 
 __all__ = [
@@ -49,21 +52,6 @@ __all__ = [
 #: The environment variable naming the cache directory (``--cache DIR`` wins over it).
 CACHE_ENV = "RAGWARD_CACHE"
 
-_FILE = "embeddings.sqlite3"
-_VERSION = 1  # PRAGMA user_version of the layout below
-# A rowid table on 16 KiB pages: a 1.5 KiB vector row packs ten to a page (a WITHOUT
-# ROWID table spills every such row to an overflow page, tripling the file).
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS vectors (
-    id INTEGER PRIMARY KEY,
-    model TEXT NOT NULL,
-    key BLOB NOT NULL,
-    dims INTEGER NOT NULL,
-    digest BLOB NOT NULL,
-    data BLOB NOT NULL,
-    UNIQUE (model, key)
-)
-"""
 _LOOKUP_BATCH = 500  # keys per SELECT: well under SQLite's bound-parameter limit
 
 
@@ -105,9 +93,12 @@ class CacheStats:
 class EmbeddingCache:
     """The cache directory: one SQLite file of float32 vectors by (model id, text key)."""
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, directory: str | os.PathLike[str] | None = None, *, busy_seconds: float = BUSY_SECONDS
+    ) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_dir()
-        self.path = self.directory / _FILE
+        self.path = self.directory / FILE
+        self.busy_seconds = busy_seconds
         # One connection per thread: SQLite refuses a connection used from another thread,
         # and a system under test may be called from a time-limiting worker thread.
         self._local = threading.local()
@@ -130,42 +121,12 @@ class EmbeddingCache:
                     f"embedding cache {self.directory}: cannot create it ({error.strerror}); "
                     f"name a writable directory with --cache or ${CACHE_ENV}"
                 ) from None
-            try:
-                self._connection = self._open()
-            except sqlite3.DatabaseError:
-                self._set_aside()
-                self._connection = self._open()
+            self._connection = open_cache(self.path, self.busy_seconds)
         return self._connection
 
-    def _open(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-        try:
-            connection.execute("PRAGMA page_size=16384")  # takes effect in a new file only
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            connection.execute(_SCHEMA)
-            (version,) = connection.execute("PRAGMA user_version").fetchone()
-            if version == 0:
-                connection.execute(f"PRAGMA user_version={_VERSION}")
-            elif version != _VERSION:
-                raise sqlite3.DatabaseError(f"cache layout {version}, expected {_VERSION}")
-        except sqlite3.DatabaseError:
-            connection.close()
-            raise
-        return connection
-
-    def _set_aside(self) -> None:
-        """Move a file that is not a database out of the way (another run may have done
-        it already), so the cache starts again empty instead of failing every run."""
-        aside = self.path.with_name(f"{_FILE}.corrupt-{os.getpid()}-{time.time_ns()}")
-        for suffix in ("", "-wal", "-shm"):
-            with suppress(FileNotFoundError):
-                os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
-        print(
-            f"ragward: embedding cache {self.path} was not a readable cache database; "
-            f"moved it to {aside.name} and started a new one",
-            file=sys.stderr,
-        )
+    def _faults(self) -> contextlib.AbstractContextManager[None]:
+        """SQLite's errors as one line naming the cache (:func:`cache_file.faults`)."""
+        return faults(self.path, self.busy_seconds)
 
     def get(
         self, model: str, keys: Sequence[bytes], dimensions: int
@@ -175,24 +136,31 @@ class EmbeddingCache:
         found: dict[bytes, npt.NDArray[np.float32]] = {}
         corrupt = 0
         connection = self._connect()
+        with self._faults():
+            for rows in self._lookups(connection, model, keys):
+                for key, dims, digest, data in rows:
+                    if (
+                        not isinstance(data, bytes)
+                        or dims != dimensions
+                        or len(data) != 4 * dimensions
+                        or digest != _digest(data)
+                    ):
+                        corrupt += 1
+                        continue
+                    found[bytes(key)] = np.frombuffer(data, dtype="<f4")
+        return found, corrupt
+
+    @staticmethod
+    def _lookups(
+        connection: sqlite3.Connection, model: str, keys: Sequence[bytes]
+    ) -> Iterator[list[tuple[bytes, int, bytes, bytes]]]:
         for start in range(0, len(keys), _LOOKUP_BATCH):
             batch = list(keys[start : start + _LOOKUP_BATCH])
             marks = ",".join("?" * len(batch))
-            rows = connection.execute(
+            yield connection.execute(
                 f"SELECT key, dims, digest, data FROM vectors WHERE model = ? AND key IN ({marks})",
                 [model, *batch],
             ).fetchall()
-            for key, dims, digest, data in rows:
-                if (
-                    not isinstance(data, bytes)
-                    or dims != dimensions
-                    or len(data) != 4 * dimensions
-                    or digest != _digest(data)
-                ):
-                    corrupt += 1
-                    continue
-                found[bytes(key)] = np.frombuffer(data, dtype="<f4")
-        return found, corrupt
 
     def put(self, model: str, entries: Sequence[tuple[bytes, npt.NDArray[np.float32]]]) -> None:
         """Store (or overwrite) entries in one transaction."""
@@ -210,23 +178,26 @@ class EmbeddingCache:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         connection = self._connect()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
+        with self._faults():
+            connection.execute("BEGIN IMMEDIATE")  # waits busy_seconds for another writer
+            try:
+                yield connection
+            except BaseException:
+                if connection.in_transaction:  # SQLite may have rolled back already (disk full)
+                    connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
 
     def count(self, model: str | None = None) -> int:
         """Entries stored, for one model or for all."""
         connection = self._connect()
-        if model is None:
-            row = connection.execute("SELECT COUNT(*) FROM vectors").fetchone()
-        else:
-            row = connection.execute(
-                "SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)
-            ).fetchone()
+        with self._faults():
+            if model is None:
+                row = connection.execute("SELECT COUNT(*) FROM vectors").fetchone()
+            else:
+                row = connection.execute(
+                    "SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)
+                ).fetchone()
         return int(row[0])
 
     def close(self) -> None:

@@ -189,6 +189,7 @@ class Gathered(NamedTuple):
         (:meth:`BM25Index.buffers`); ``scored`` may be a view of them, good until the next
         query.
         """
+        limit = min(limit, self.n_rows)  # the kernel sizes its heap by the limit
         if KERNEL["enabled"] and _bm25_top is not None:
             scratch, touched = buffers
             count, rows, scores, counts = _bm25_top(

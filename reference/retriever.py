@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, check_vectors
-from ragward.reference.documents import Document, Principal, classification_rank
+from ragward.reference.documents import TICK_MAX, Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
@@ -83,8 +83,17 @@ if hasattr(os, "register_at_fork"):
 
 
 def _positive_int(owner: str, name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidArgument(f"{owner}.{name} must be an integer >= 1, got {value!r}")
+    # Bounded above too: a limit is handed to numpy and C as a 64-bit size.
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= TICK_MAX:
+        raise InvalidArgument(
+            f"{owner}.{name} must be an integer from 1 to 2**63 - 1, got {_shown(value)}"
+        )
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, shortened: a bad value may be a number of thousands of digits."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge integer"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -113,11 +122,11 @@ class RetrievalPolicy:
         if self.max_stale_ticks is not None and (
             isinstance(self.max_stale_ticks, bool)
             or not isinstance(self.max_stale_ticks, int)
-            or self.max_stale_ticks < 0
+            or not 0 <= self.max_stale_ticks <= TICK_MAX
         ):
             raise InvalidArgument(
-                f"RetrievalPolicy.max_stale_ticks must be None or an integer >= 0, "
-                f"got {self.max_stale_ticks!r}"
+                f"RetrievalPolicy.max_stale_ticks must be None or an integer from 0 to "
+                f"2**63 - 1, got {_shown(self.max_stale_ticks)}"
             )
         if not isinstance(self.enable_rerank, bool):
             raise InvalidArgument(
@@ -298,6 +307,14 @@ def _check_asked(queries: Sequence[str], principal: Principal, now_tick: int) ->
             raise InvalidArgument(f"query must be a string, got {query!r}")
     if isinstance(now_tick, bool) or not isinstance(now_tick, int):
         raise InvalidArgument(f"now_tick must be an integer, got {now_tick!r}")
+
+
+def _check_key(verb: str, tenant: object, doc_id: object) -> None:
+    """Refuse a key that names no document: ``delete(None, None)`` is a caller's mistake,
+    not a document that happens to be absent."""
+    for name, value in (("tenant", tenant), ("doc_id", doc_id)):
+        if not isinstance(value, str):
+            raise InvalidArgument(f"{verb} expects {name} as a string, got {type(value).__name__}")
 
 
 def _plus(counts: tuple[int, int, int], more: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -481,12 +498,14 @@ class AuthorizedRetriever:
 
     def delete(self, tenant: str, doc_id: str) -> bool:
         """Remove a document from results, counts and statistics; False if not present."""
+        _check_key("delete", tenant, doc_id)
         with self._lock:
             namespace = self._namespaces.get(tenant)
             return namespace is not None and namespace.delete(doc_id)
 
     def version_of(self, tenant: str, doc_id: str) -> int | None:
         """Newest version ever ingested under ``(tenant, doc_id)``, or None."""
+        _check_key("version_of", tenant, doc_id)
         with self._lock:
             namespace = self._namespaces.get(tenant)
             return None if namespace is None else namespace.version_of(doc_id)

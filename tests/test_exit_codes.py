@@ -298,14 +298,16 @@ def test_guarded_streams_guard_once_and_put_the_streams_back() -> None:
 #: reader leaves, and meets the closed pipe in the middle of its output.
 _PIPE_BUFFER = 64 * 1024
 
-#: Implementations for conform: one that breaks with a long message (a failing
-#: implementation with a long report), one that works and logs every call to stdout.
+#: Implementations for conform: one that logs 70 KB to stdout and breaks (a failing
+#: implementation with a long output: its message alone is cut to a few hundred
+#: characters), one that works and logs every call to stdout.
 _SUBJECTS = """
 from ragward.adapters import ReferenceSystem
 
 
 class Crashing(ReferenceSystem):
     def retrieve(self, query, asker, now_tick, policy):
+        print("retrieve", "." * 70_000)
         raise RuntimeError("index unavailable: " + "x" * 20_000)
 
 

@@ -1,10 +1,14 @@
-"""The progress bar: silent unless wanted, throttled, never on stdout, always finished."""
+"""The progress bar: a bar on a terminal, plain lines in a log, throttled, never on stdout,
+always finished."""
 
 from __future__ import annotations
 
 import io
 import os
+import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,7 +50,8 @@ def test_by_default_only_a_terminal_outside_ci_gets_a_bar(monkeypatch: pytest.Mo
     plain = io.StringIO()
     with progress(3, "work", stream=plain) as bar:
         bar.advance(3)
-    assert plain.getvalue() == ""  # a log file, not a terminal
+    assert plain.getvalue().startswith("work: 3/3 100% done in ")  # a log file: a line
+    assert "\r" not in plain.getvalue()
     terminal = FakeTerminal()
     with progress(3, "work", stream=terminal) as bar:
         bar.advance(3)
@@ -55,7 +60,54 @@ def test_by_default_only_a_terminal_outside_ci_gets_a_bar(monkeypatch: pytest.Mo
     in_ci = FakeTerminal()
     with progress(3, "work", stream=in_ci) as bar:
         bar.advance(3)
-    assert in_ci.getvalue() == ""
+    assert in_ci.getvalue().startswith("work: 3/3 100% done in ")
+
+
+def test_a_log_gets_a_line_every_ten_seconds_and_one_at_the_end() -> None:
+    """In a CI log a run of minutes shows it moves (issue 30, defect 9: it said nothing)."""
+    stream, clock = io.StringIO(), FakeClock()
+    with progress(600, "queries c96o16", stream=stream, clock=clock) as bar:
+        for _ in range(600):
+            clock.now += 0.125  # 75 s in all, in steps exact in binary
+            bar.advance()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 7 + 1  # at 10, 20, ... 70 s, and at the end
+    assert lines[0] == "queries c96o16: 80/600  13% 0:10 elapsed, ETA 1:05"
+    assert lines[6] == "queries c96o16: 560/600  93% 1:10 elapsed, ETA 0:05"
+    assert lines[-1] == "queries c96o16: 600/600 100% done in 75.0 s"
+    assert "\r" not in stream.getvalue()
+
+
+def test_a_log_line_says_when_the_work_stopped() -> None:
+    stream, clock = io.StringIO(), FakeClock()
+
+    def fail() -> None:
+        with progress(4, "work", stream=stream, clock=clock) as bar:
+            bar.advance()
+            clock.now += 2
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        fail()
+    assert stream.getvalue() == "work: 1/4  25% stopped after 2.0 s\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ci", ["", "true"])
+def test_eval_in_a_log_says_what_it_is_doing(tmp_path: Path, ci: str) -> None:
+    from tests.commands import write_inputs
+
+    inputs = write_inputs(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "ragward", "eval", "--dataset", str(inputs.data), "--grid",
+         str(inputs.grid), "--out", str(tmp_path / "o")],
+        capture_output=True, text=True, env={**os.environ, "CI": ci}, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    logged = [line for line in done.stderr.splitlines() if " done in " in line]
+    assert logged[0].startswith("index c16o2/hash-96: 4/4 100% done in ")
+    assert re.match(r"queries c16o2/hash-96: (\d+)/\1 100% done in ", logged[1])
+    assert "\r" not in done.stderr
 
 
 def test_lines_show_count_percentage_elapsed_and_eta() -> None:

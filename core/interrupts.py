@@ -1,0 +1,100 @@
+"""Ctrl-C wins: every wait of a command ends within a second, in one line, exit 130.
+
+Three things kept an interrupt from winning:
+
+* A process started with SIGINT ignored (a background job of a shell script, or a tool
+  that runs commands that way) inherits the ignoring, and Python then installs no
+  handler: ``ragward eval --external`` waited for its peer's call timeout and exited 2
+  with a timeout message. While a command runs, SIGINT is ours whatever the parent set
+  (:func:`interruptible`), as Go's ``signal.Notify`` makes it ours; the parent's
+  disposition is put back afterwards.
+* Cleaning up after the interrupt waited politely: each peer was given a second to exit
+  once its stdin closed. :func:`interrupted` tells the cleanup that the user is waiting;
+  a peer is then killed at once (its process group, which holds anything it started).
+* A second Ctrl-C while the interpreter shut down (weakref finalizers, threads joined at
+  exit) printed a traceback. A second Ctrl-C now ends the process at once with exit 130,
+  after killing every process ragward started (:func:`on_interrupt`): during the
+  first one's cleanup, and, once a command has returned in the process's own entry
+  point, during the interpreter's exit (:func:`exit_at_once_on_interrupt`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+
+__all__ = [
+    "exit_at_once_on_interrupt",
+    "interrupted",
+    "interruptible",
+    "on_interrupt",
+]
+
+_STATE = {"interrupted": False, "process_command": False}
+#: What to stop when the process must end at once: callables killing a child process.
+_STOPPERS: dict[int, Callable[[], None]] = {}
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C has been pressed during this process's command: cleanups then stop
+    what they wait for at once instead of waiting politely."""
+    return _STATE["interrupted"]
+
+
+def on_interrupt(key: int, stop: Callable[[], None] | None) -> None:
+    """Register ``stop`` (None: forget ``key``'s) to be called, without waiting, if the
+    process has to end at once on a second Ctrl-C (a child process' kill)."""
+    if stop is None:
+        _STOPPERS.pop(key, None)
+    else:
+        _STOPPERS[key] = stop
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    if _STATE["interrupted"]:  # a second Ctrl-C: the cleanup of the first is not awaited
+        _exit_now(signum, frame)
+    _STATE["interrupted"] = True
+    raise KeyboardInterrupt
+
+
+def _exit_now(signum: int, frame: FrameType | None) -> None:
+    """Stop every child process registered, flush the standard streams, exit 130."""
+    for stop in list(_STOPPERS.values()):
+        with contextlib.suppress(Exception):
+            stop()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(130)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """SIGINT raises :class:`KeyboardInterrupt` in the block (even if the process was
+    started with it ignored) and marks the process :func:`interrupted`; the previous
+    handler is put back after. Outside the main thread, nothing changes (only it can)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _STATE["interrupted"] = False
+    before = signal.signal(signal.SIGINT, _raise_interrupt)
+    try:
+        yield
+    finally:
+        # The process's own command hands over to the interpreter's exit with no gap.
+        signal.signal(signal.SIGINT, _exit_now if _STATE["process_command"] else before)
+
+
+def exit_at_once_on_interrupt() -> None:
+    """Mark the command about to run as the process's own (``python -m ragward``, the
+    ``ragward`` script): once it has returned, Ctrl-C stops every child process ragward
+    started and ends the process with exit 130 without running anything more, for the
+    interpreter's shutdown, which a second Ctrl-C must not turn into a traceback."""
+    _STATE["process_command"] = True
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _exit_now)
