@@ -410,7 +410,10 @@ class Runner:
         found: set[str] = set()
         for line in range(mutant.line, mutant.end_line + 1):
             found.update(by_line.get(str(line), ()))
-        if "import" in found:  # run at import or between tests: every test depends on it
+        # Run at import or between tests, or a module-level line (a module imported inside
+        # a command runs its top level during whichever test imports it first, and only
+        # that test is credited): every test depends on it.
+        if "import" in found or mutant.function == "<module>":
             found = set(self.times)
         found &= set(self.times)
         return sorted(found, key=lambda t: (-self.kills[t], self.times[t], t))
