@@ -413,7 +413,7 @@ class Runner:
         # Run at import or between tests, or a module-level line (a module imported inside
         # a command runs its top level during whichever test imports it first, and only
         # that test is credited): every test depends on it.
-        if "import" in found or mutant.function == "<module>":
+        if "import" in found or not mutant.function:
             found = set(self.times)
         found &= set(self.times)
         return sorted(found, key=lambda t: (-self.kills[t], self.times[t], t))
