@@ -33,6 +33,9 @@ __all__ = ["main", "parser_of"]
 _REFERENCE = "ragward.adapters:reference_factory"
 #: One-tenant corpus sizes the anchor suite measures hybrid latency at.
 _SCALES = (10_000, 100_000, 1_000_000)
+#: The largest corpus and query count a bench makes (ten times the anchor suite's largest).
+_MOST_CHUNKS = 10_000_000
+_MOST_QUERIES = 1_000_000
 
 
 def _sizes(text: str) -> list[int]:
@@ -114,6 +117,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "ragward bench") -> int:
     chunks = (200_000 if args.anchors else 20_000) if args.chunks is None else args.chunks
     if min(chunks, args.queries, *args.scales) < 1:
         parser.error("--chunks, --queries and --scales must be >= 1")
+    if max(chunks, *args.scales) > _MOST_CHUNKS or args.queries > _MOST_QUERIES:
+        # Checked before a corpus is made: a typo of three zeros would fill the memory.
+        parser.error(
+            f"--chunks and --scales must be at most {_MOST_CHUNKS:,}, "
+            f"--queries at most {_MOST_QUERIES:,}"
+        )
     if not args.anchors and (args.data is not None or args.scales != list(_SCALES)):
         parser.error("--data and --scales go with --anchors")
     if args.anchors:

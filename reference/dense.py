@@ -22,6 +22,7 @@ Vectors = npt.NDArray[np.float32]
 _ROWS_PER_THREAD = 32_768
 #: Bytes a block of queries' products and scores may take in :meth:`VectorIndex.scan_many`.
 _SCAN_BLOCK_BYTES = 64 << 20
+_ADD_BLOCK = 4096  # rows whose norms one step of VectorIndex.add computes
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -108,19 +109,23 @@ class VectorIndex:
             norms[: self.size] = self._norm_data[: self.size]
             self._data, self._norm_data = data, norms
         self._data[self.size : needed] = vectors
-        stored = self._data[self.size : needed]
-        held = stored.astype(np.float64)
+        # In blocks of rows: the float64 copies a block needs stay small, where copies of
+        # a large document's every row peaked at several times its text.
+        for start in range(self.size, needed, _ADD_BLOCK):
+            self._add_norms(start, min(needed, start + _ADD_BLOCK))
+        self.size = needed
+
+    def _add_norms(self, start: int, end: int) -> None:
+        held = self._data[start:end].astype(np.float64)
         norms = np.sqrt(np.einsum("ij,ij->i", held, held))
-        if needed > self.size:
-            nonzero = norms[norms > 0.0]
-            if nonzero.size:
-                self._least_norm = min(self._least_norm, float(nonzero.min()))
-            self._largest = max(self._largest, float(np.abs(held).max()))
-            self._integral = self._integral and bool((np.round(held) == held).all())
+        nonzero = norms[norms > 0.0]
+        if nonzero.size:
+            self._least_norm = min(self._least_norm, float(nonzero.min()))
+        self._largest = max(self._largest, float(np.abs(held).max()))
+        self._integral = self._integral and bool((np.round(held) == held).all())
         # A zero vector's norm is held as infinity: its dot product is 0, and 0 / inf = 0.
         norms[norms == 0.0] = np.inf
-        self._norm_data[self.size : needed] = norms
-        self.size = needed
+        self._norm_data[start:end] = norms
 
     def matrix(self) -> Vectors:
         """All rows (a view, not a copy)."""

@@ -106,7 +106,7 @@ class Namespace:
         document: Document,
         chunks: list[Chunk],
         tokens: list[list[str]],
-        vectors: Floats,
+        vectors: Floats | npt.NDArray[np.float32],
         roles: list[int] | None = None,
     ) -> None:
         """Replace every chunk of ``document``'s previous version with ``chunks``.

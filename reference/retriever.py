@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
-from ragward.reference.dense import DenseScan, Floats, check_vectors
+from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors
 from ragward.reference.documents import TICK_MAX, Document, Principal, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
@@ -477,22 +477,31 @@ class AuthorizedRetriever:
         )
         return [*chunks, *wide], [DENSE] * len(chunks) + [LEXICAL] * len(wide)
 
-    def _vectors(self, chunks: Sequence[Chunk]) -> Floats:
+    def _vectors(self, chunks: Sequence[Chunk]) -> Vectors:
         texts = [c.search_text for c in chunks]
-        return check_vectors(
+        checked = check_vectors(
             self.embedder.embed(texts), len(texts), self.embedder.dimensions, self.embedder.name
         )
+        # As the index holds them (float32): the same numbers, in half the bytes while the
+        # rows wait to be indexed.
+        return checked.astype(np.float32)
 
     def _rows(
-        self, chunks: Sequence[Chunk], roles: Sequence[int], vectors: Floats, offset: int
-    ) -> tuple[list[list[str]], Floats]:
+        self, chunks: Sequence[Chunk], roles: Sequence[int], vectors: Floats | Vectors, offset: int
+    ) -> tuple[list[list[str]], Floats | Vectors]:
         """Tokens and vectors of every row: none for a row one index does not read."""
+        # One string per distinct term, shared by every row: a token then costs its list
+        # slot (8 bytes) instead of a string of its own (some 55), which made the tokens
+        # of a large document weigh 14 times its text while they waited to be indexed.
+        shared: dict[str, str] = {}
         tokens = [
-            tokenize(c.search_text) if r & LEXICAL else []
+            [shared.setdefault(t, t) for t in tokenize(c.search_text)] if r & LEXICAL else []
             for c, r in zip(chunks, roles, strict=True)
         ]
-        rows = np.zeros((len(chunks), self.embedder.dimensions))
         dense = [i for i, r in enumerate(roles) if r & DENSE]
+        if len(dense) == len(chunks) and offset == 0 and len(vectors) == len(chunks):
+            return tokens, vectors  # every row's vector, in order: no copy
+        rows = np.zeros((len(chunks), self.embedder.dimensions), dtype=np.float32)
         rows[dense] = vectors[offset : offset + len(dense)]
         return tokens, rows
 

@@ -212,7 +212,7 @@ def test_a_peers_mutated_answer_gives_0_1_or_2_in_one_line(mutation: Mutation, n
         # A process: the kit's own hypothesis run cannot nest in this test's.
         done = subprocess.run(
             [sys.executable, "-m", "ragward", "conform", "--external", command,
-             "--select", "ISO-001", "--call-timeout", "20"],
+             "--select", "ISO-001", "--call-timeout", "10"],
             capture_output=True, text=True, cwd=folder, timeout=300,
         )  # fmt: skip
         _holds("conform", done.returncode, done.stderr)  # 1: the invariant's line; 2: the error

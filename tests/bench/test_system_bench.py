@@ -106,6 +106,13 @@ def test_two_systems_get_the_same_work() -> None:
         ),
         (["--scales", "1000"], "--data and --scales go with --anchors"),
         (["--chunks", "0"], "--chunks, --queries and --scales must be >= 1"),
+        # sizes checked before a corpus is made (issue 30): a typo must not fill the memory
+        (["--chunks", "10000000001"], "must be at most 10,000,000, --queries at most 1,000,000"),
+        (["--queries", "10000000"], "--queries at most 1,000,000"),
+        (
+            ["--anchors", "--scales", "10,99999999999"],
+            "at most 10,000,000, --queries at most 1,000,000",
+        ),
         (["--anchors", "--scales", "10,x"], "expected sizes like 10000,100000, got '10,x'"),
     ],
 )
