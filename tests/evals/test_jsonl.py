@@ -40,7 +40,7 @@ def test_gz_files_are_decompressed_and_broken_ones_named(tmp_path: Path) -> None
 def test_bytes_that_are_not_utf8_are_named(tmp_path: Path) -> None:
     path = tmp_path / "a.jsonl"
     path.write_bytes(b'{"t": "\xff"}\n')
-    with pytest.raises(InputError, match=r"a\.jsonl: cannot read the file: 'utf-8' codec"):
+    with pytest.raises(InputError, match=r"a\.jsonl line 1: not UTF-8 text"):
         list(read_jsonl(path))
 
 

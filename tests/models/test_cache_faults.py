@@ -196,7 +196,7 @@ def test_a_cache_fault_in_eval_is_exit_2_naming_the_cache(
         connection.execute("CREATE TABLE users (id INTEGER)")
     connection.close()
     before = _files(cache)
-    argv = ["eval", "--dataset", str(inputs.data), "--grid", str(inputs.grid)]
+    argv = ["eval", "--quiet", "--dataset", str(inputs.data), "--grid", str(inputs.grid)]
     code, _, err = run([*argv, "--cache", str(cache), "--out", str(tmp_path / "o")], capsys)
     assert code == 2, err
     line = one_error_line(err, "eval")
