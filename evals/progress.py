@@ -14,7 +14,7 @@ also when the block raised.
 Anywhere else (a CI log, a file, a pipe) a carriage-return bar is noise, but silence for
 minutes is worse: a log cannot tell a long run from a hung one. There the same facts are
 written as plain lines, one every :data:`LOG_INTERVAL` seconds while the work lasts and
-one when it ends.
+one when it is done (none when it stops on an error: the command's error line says why).
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ class Progress:
             self._draw(self._line("failed" if failed else "done"))
             self._stream.write("\n")
             self._stream.flush()
-        elif self._mode == "log":
-            self._log(self._line("failed" if failed else "done"))
+        elif self._mode == "log" and not failed:  # a failure is the command's one error line
+            self._log(self._line("done"))
 
     def _line(self, state: str) -> str:
         elapsed = self._clock() - self._started
