@@ -269,6 +269,21 @@ def test_a_stream_whose_reader_left_drops_the_rest_and_points_at_devnull() -> No
     stream.close()  # what it still buffered goes nowhere, without an error
 
 
+def _open_descriptors() -> set[str]:
+    return set(os.listdir("/dev/fd"))  # the listing's own descriptor is in both readings
+
+
+def test_pointing_a_stream_at_devnull_leaves_no_descriptor_open() -> None:
+    before = _open_descriptors()
+    read, stream = _pipe()
+    guard = GuardedStream(stream)
+    os.close(read)
+    guard.write("x" * 200_000)
+    assert guard.reader_gone
+    stream.close()
+    assert _open_descriptors() == before  # devnull was opened to be copied, then closed
+
+
 def test_a_small_output_meets_its_closed_pipe_at_the_flush() -> None:
     read, stream = _pipe()
     os.close(read)

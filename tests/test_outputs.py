@@ -405,3 +405,85 @@ def test_a_link_to_a_report_is_replaced_by_the_new_report(tmp_path: Path) -> Non
     assert (link / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
     assert (real / "results.json").read_bytes() == old  # the target untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "report"]
+
+
+def _refuse_new_entries_in(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.mkdir`` fails in ``directory`` as on a read-only mount (which even root meets)."""
+    real = os.mkdir
+
+    def mkdir(path: str | os.PathLike[str], mode: int = 0o777) -> None:
+        if Path(path).parent == directory:
+            raise OSError(30, "Read-only file system")
+        real(path, mode)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+
+
+def test_an_existing_folder_that_refuses_new_entries_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    _refuse_new_entries_in(folder, monkeypatch)
+    with pytest.raises(OutputError, match=r"^--out .*/out: cannot write in .*/out \(Read-only"):
+        check_directory(folder, "--out")
+
+
+def test_a_report_folder_whose_parent_refuses_new_entries_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = write_results(tmp_path / "parent" / "report", results({}))
+    _refuse_new_entries_in(folder.parent, monkeypatch)  # the folder itself takes entries
+    with pytest.raises(OutputError, match=r"cannot write in .*/parent \(Read-only"):
+        check_directory(folder, "--out", REPORT_MARKER)
+    check_directory(folder, "--out")  # written in place, the parent does not matter
+
+
+def test_an_existing_temporary_name_is_never_written_over(tmp_path: Path) -> None:
+    target = tmp_path / "gate.md"
+    taken = tmp_path / f".gate.md.{os.getpid()}.0.tmp"  # the first name write_atomic tries
+    taken.write_text("someone else's", encoding="utf-8")
+    write_atomic(target, "new")
+    assert target.read_text(encoding="utf-8") == "new"
+    assert taken.read_text(encoding="utf-8") == "someone else's"
+
+
+def test_an_old_report_that_cannot_be_removed_does_not_fail_the_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = write_results(tmp_path / "report", results({}))
+    real = os.rmdir
+
+    def rmdir(path: str | os.PathLike[str], *args: object, **kwargs: object) -> None:
+        if str(path).endswith(".old"):  # the old report, moved aside
+            raise PermissionError(13, "Permission denied")
+        real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "rmdir", rmdir)
+    with replaced_directory(target, REPORT_MARKER) as staging:
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert (target / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
+
+
+def test_a_failed_swap_puts_the_old_report_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = write_results(tmp_path / "report", results({}))
+    before = snapshot(tmp_path)
+    real = os.rename
+    calls: list[str] = []
+
+    def rename(source: str | os.PathLike[str], destination: str | os.PathLike[str]) -> None:
+        calls.append(Path(destination).name)
+        if len(calls) == 2:  # the new report into place, after the old one moved aside
+            raise OSError(28, "No space left on device")
+        real(source, destination)
+
+    monkeypatch.setattr(os, "rename", rename)
+    with (
+        pytest.raises(OSError, match="No space left"),
+        replaced_directory(target, REPORT_MARKER) as staging,
+    ):
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert calls[1] == "report"
+    assert snapshot(tmp_path) == before
