@@ -52,7 +52,7 @@ _NO_FLOATS: Floats = np.zeros(0)
 
 _bm25_top: Callable[..., tuple[int, list[int], list[float], tuple[int, int, int]]] | None
 try:  # the compiled kernel, when the C extension was built (it is optional)
-    from ragward._kernels import bm25_top as _bm25_top
+    from ragward.reference._kernels import bm25_top as _bm25_top
 except ImportError:  # the numpy path: the same floats, without a C compiler at install
     _bm25_top = None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import tomllib
 from pathlib import Path
 
@@ -68,6 +69,26 @@ def test_every_root_folder_is_mapped_into_ragward() -> None:
         assert (ROOT / folder / "__init__.py").is_file(), folder
     for folder in ("reference", "conformance", "evals"):
         assert mapping[f"ragward.{folder}"] == folder
+
+
+def test_the_root_package_links_every_mapped_folder_under_its_import_name() -> None:
+    """``ragward/reference`` is a link to ``reference/`` (and so on), so mypy, editors and a
+    plain checkout see the real files under their package names; the build ignores the
+    links and maps the folders itself."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    mapping: dict[str, str] = config["tool"]["setuptools"]["package-dir"]
+    assert mapping["ragward"] == "ragward"
+    tops = {
+        package.split(".")[1]: folder
+        for package, folder in mapping.items()
+        if package.count(".") == 1
+    }
+    links = {entry.name for entry in (ROOT / "ragward").iterdir() if entry.is_symlink()}
+    assert links == set(tops)
+    for name, folder in tops.items():
+        link = ROOT / "ragward" / name
+        assert os.readlink(link) == f"../{folder}"  # relative: a copy of the tree keeps it
+        assert link.resolve() == (ROOT / folder).resolve()
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:

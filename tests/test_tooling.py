@@ -36,5 +36,5 @@ def test_ruff_format_is_clean() -> None:
 
 @pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
-    result = _run(sys.executable, "tools/typecheck.py")
+    result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout + result.stderr

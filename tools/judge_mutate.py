@@ -12,7 +12,7 @@ The killers are pytest tests (:data:`KILLERS`), not invariants. A baseline run o
 killer on an unmutated copy of the tree, under ``coverage`` with one context per test
 (and per subprocess a test starts), records which test executes which line. Each mutant
 then runs ``pytest -x -q -p no:cacheprovider -n 0`` in its own subprocess on a copy of the
-tree (``core/``, ``evals/`` and ``conformance/`` copied with the mutant planted, the rest
+tree (``ragward/``, ``evals/`` and ``conformance/`` copied with the mutant planted, the rest
 linked, the copy first on ``PYTHONPATH``: ``tools/mutate.py``'s :func:`shadow_tree`), over
 only the tests that execute one of its lines; tests that killed most so far go first. A
 line run at import counts for every test. A run that outlasts its budget is a hang, which
@@ -74,9 +74,9 @@ PARTS: dict[str, tuple[str, ...] | None] = {
     "evals/significance.py": None,
     "evals/westfall_young.py": None,
     "evals/fingerprints.py": None,
-    "core/exits.py": None,
-    "core/streams.py": None,
-    "core/outputs.py": None,
+    "ragward/exits.py": None,
+    "ragward/streams.py": None,
+    "ragward/outputs.py": None,
     # the writer of results.json (what the gate reads), not the human summary or the plots
     "evals/report.py": (
         "setting_data",
@@ -324,16 +324,16 @@ def baseline() -> dict[str, Any]:
     print("baseline: every killer test on the unmutated copy, with coverage ...", flush=True)
     tree = shadow_tree(None, COPIED, ("tests",))
     (tree / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
-    trace = tree.parent / "trace" / "trace.json"
+    trace = tree / "trace" / "trace.json"
     trace.parent.mkdir()
     command = [sys.executable, str(Path(__file__).resolve()), "--baseline-child", str(trace)]
     environment = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     started = time.perf_counter()
     try:
-        subprocess.run([*command, *killers()], cwd=tree.parent, env=environment, check=False)
+        subprocess.run([*command, *killers()], cwd=tree, env=environment, check=False)
         result = json.loads(trace.read_text(encoding="utf-8")) if trace.exists() else {}
     finally:
-        shutil.rmtree(tree.parent, ignore_errors=True)
+        shutil.rmtree(tree, ignore_errors=True)
     if result.get("code") != 0 or result.get("failed"):
         raise SystemExit(f"the unmutated copy fails its tests: {result.get('failed', result)}")
     result["seconds"] = round(time.perf_counter() - started, 1)
@@ -354,7 +354,7 @@ def _launch(mutant: Mutant, tests: list[str], budget: float) -> tuple[int | None
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "pytest", *PYTEST, *tests],
-            cwd=tree.parent,
+            cwd=tree,
             env=environment,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -370,7 +370,7 @@ def _launch(mutant: Mutant, tests: list[str], budget: float) -> tuple[int | None
             out, _ = process.communicate()
             code = None
     finally:
-        shutil.rmtree(tree.parent, ignore_errors=True)
+        shutil.rmtree(tree, ignore_errors=True)
     return code, out, time.perf_counter() - started
 
 

@@ -24,8 +24,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from typecheck import build_tree  # noqa: E402
-
 
 @dataclass(frozen=True)
 class Mutant:
@@ -161,15 +159,14 @@ TEST_TARGETS = ("tests/reference", "tests/bench")
 def _copy() -> Path:
     target = Path(tempfile.mkdtemp(prefix="ragward-mutant-"))
     ignore = shutil.ignore_patterns(
-        ".git", ".venv", ".typecheck", "__pycache__", ".*_cache", ".hypothesis", "reports"
+        ".git", ".venv", "__pycache__", ".*_cache", ".hypothesis", "reports"
     )
-    shutil.copytree(ROOT, target, dirs_exist_ok=True, ignore=ignore)
+    shutil.copytree(ROOT, target, symlinks=True, dirs_exist_ok=True, ignore=ignore)
     return target
 
 
 def _run(copy: Path) -> tuple[bool, str, float]:
-    tree = build_tree(copy)
-    environment = dict(os.environ, PYTHONPATH=str(tree))
+    environment = dict(os.environ, PYTHONPATH=str(copy))
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, *TEST_COMMAND, *TEST_TARGETS],

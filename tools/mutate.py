@@ -1,12 +1,12 @@
 """Plant automatic mutants in the reference and measure how many the conformance kit kills.
 
-The planter of ``tools/planter.py`` walks ``reference/*.py`` and ``core/adapters.py`` and
+The planter of ``tools/planter.py`` walks ``reference/*.py`` and ``ragward/adapters.py`` and
 makes one mutant per operator site (comparisons, arithmetic and mask operators, numeric
 constants, booleans, unary operators dropped, simple statements replaced by ``pass``),
 each one exact source segment, so every mutant is one readable diff line at ``file:line``.
 
 Each mutant runs in its own subprocess against a copy of the tree (``reference/`` and
-``core/`` copied, the rest linked; the copy goes first on ``PYTHONPATH``, as in
+``ragward/`` copied, the rest linked; the copy goes first on ``PYTHONPATH``, as in
 ``tools/mutants.py``). The subprocess runs the kit's invariants — profile ``ci``,
 shrinking off — one at a time and stops at the first ``fail`` or ``error`` (killed). Only
 the invariants whose run executes the mutated lines are run: a baseline run on the
@@ -59,7 +59,6 @@ if str(ROOT / "tools") not in sys.path:
 
 from planter import Mutant, Rules, flat  # noqa: E402
 from planter import plant as plant_with  # noqa: E402
-from typecheck import build_tree  # noqa: E402
 
 #: The files mutated: the reference's retrieval semantics and its adapter to the kit.
 SCOPE = (
@@ -68,7 +67,7 @@ SCOPE = (
         for p in (ROOT / "reference").glob("*.py")
         if p.name != "__init__.py"  # re-exports only
     ),
-    "core/adapters.py",
+    "ragward/adapters.py",
 )
 
 #: Functions never mutated, by ``file`` and qualified name, with the reason. The kit
@@ -89,9 +88,9 @@ EXCLUDED: dict[tuple[str, str], str] = {
     ("reference/grounding.py", "GroundingReport.is_grounded"): "not read by the adapter",
     ("reference/grounding.py", "GroundingReport.coverage"): "not read by the adapter",
     ("reference/assembly.py", "AssembledContext.cacheable_fraction"): "not read by the adapter",
-    ("core/adapters.py", "ReferenceSystem.ingest_many"): "evals' bulk verb",
-    ("core/adapters.py", "ReferenceSystem.first_stage"): "evals' staged verb",
-    ("core/adapters.py", "ReferenceSystem.finish"): "evals' staged verb",
+    ("ragward/adapters.py", "ReferenceSystem.ingest_many"): "evals' bulk verb",
+    ("ragward/adapters.py", "ReferenceSystem.first_stage"): "evals' staged verb",
+    ("ragward/adapters.py", "ReferenceSystem.finish"): "evals' staged verb",
 }
 
 #: Rules applied everywhere (see :class:`_Planter`): what is never mutated and why.
@@ -116,7 +115,7 @@ CALL_TIMEOUT = 10.0
 def _clean(reason: str) -> str:
     """A verdict's reason without the temporary tree's path (``ragward/...`` stays) or the
     virtual environment's (``site-packages/...`` stays)."""
-    reason = re.sub(r"\S*/\.typecheck/", "", reason)
+    reason = re.sub(r"\S*/ragward-mutate-[^/\s]+/", "", reason)
     return re.sub(r"(?<![\w.])/\S*/(site-packages/)", r"\1", reason)
 
 
@@ -142,7 +141,7 @@ def all_mutants(root: Path = ROOT) -> list[Mutant]:
 
 def shadow_tree(
     mutant: Mutant | None,
-    copied: tuple[str, ...] = ("reference", "core"),
+    copied: tuple[str, ...] = ("reference", "ragward"),
     extra: tuple[str, ...] = (),
 ) -> Path:
     """A tree to import ragward from: the ``copied`` folders copied (with the mutant
@@ -157,19 +156,23 @@ def shadow_tree(
         if (base / top).exists():
             continue
         if top in copied:
-            shutil.copytree(ROOT / top, base / top, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                ROOT / top,
+                base / top,
+                symlinks=True,  # ragward/'s links to the mapped folders stay links
+                ignore=shutil.ignore_patterns("__pycache__"),
+            )
         else:
             (base / top).symlink_to(ROOT / top)
     if mutant is not None:
         target = base / mutant.path
         target.write_text(mutant.apply(target.read_text(encoding="utf-8")), encoding="utf-8")
-    return build_tree(base)
+    return base
 
 
 def _child(select: list[str], trace: Path | None, call_timeout: float) -> int:
     """In the subprocess: run ``select`` in order, one JSON line per verdict."""
-    tree = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0]).resolve()
-    base = tree.parent
+    base = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0]).resolve()
     cov: Any = None
     if trace is not None:
         import coverage
@@ -245,7 +248,7 @@ def _launch(
     try:
         result = subprocess.run(
             command,
-            cwd=tree.parent,
+            cwd=tree,
             env=environment,
             capture_output=True,
             text=True,
@@ -260,7 +263,7 @@ def _launch(
         out = raw.decode() if isinstance(raw, bytes) else raw
         timed_out = True
     finally:
-        shutil.rmtree(tree.parent, ignore_errors=True)
+        shutil.rmtree(tree, ignore_errors=True)
     verdicts = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     return verdicts, timed_out, time.perf_counter() - started
 
@@ -435,7 +438,7 @@ def render(
     lines = [
         "# Mutation testing of the kit",
         "",
-        "Automatic mutants of the reference (`reference/*.py`, `core/adapters.py`), each run "
+        "Automatic mutants of the reference (`reference/*.py`, `ragward/adapters.py`), each run "
         "against the conformance kit (profile `ci`, shrinking off, stop at the first `fail` "
         "or `error`). Generated by `python tools/mutate.py"
         + (f" {meta['command']}" if meta.get("command") else "")

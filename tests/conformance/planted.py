@@ -1,7 +1,7 @@
 """One-line defects planted in a private copy of the reference.
 
 Each :class:`Plant` names one line of the reference's source (``reference/*.py`` or the
-kit adapter ``core/adapters.py``) and the line a careless implementer could have written
+kit adapter ``ragward/adapters.py``) and the line a careless implementer could have written
 instead. :func:`planted_system` builds a copy of the whole reference package with that one
 edit — a separate module tree (``ragward_planted_<slug>.reference``, ``.adapters``), so
 the real reference and every other plant stay untouched in the same process — and
@@ -38,7 +38,7 @@ _ADAPTERS = Path(ragward.adapters.__file__)
 @dataclass(frozen=True)
 class Plant:
     """``old`` replaced by ``new`` in ``path`` (``reference/<module>.py`` or
-    ``core/adapters.py``); ``doc`` says what the defect is, ``caught_by`` the invariant
+    ``ragward/adapters.py``); ``doc`` says what the defect is, ``caught_by`` the invariant
     levels or ids aimed at it (at least one must fail)."""
 
     name: str
@@ -56,7 +56,7 @@ class Plant:
 def _source_of(plant: Plant, module: str) -> tuple[str, Path]:
     """The source of ``module`` (``reference.x`` or ``adapters``) in the plant's copy."""
     if module == "adapters":
-        path, relative = _ADAPTERS, "core/adapters.py"
+        path, relative = _ADAPTERS, "ragward/adapters.py"
     else:
         tail = module.split(".")[1:]
         path = _REFERENCE / (f"{tail[0]}.py" if tail else "__init__.py")

@@ -1,10 +1,10 @@
 """The compiled BM25 kernel and the numpy path give the same answers, to the bit.
 
-The reference runs :func:`ragward._kernels.bm25_top` when the C extension was built and the
-same steps in numpy otherwise. These tests hold the two to each other: on drawn postings
-(ties drawn on purpose, masks of every kind, limits from 0), and on whole retrievals of
-the adversarial scenarios the other property tests use, where every hit, score and audit
-count must be the same.
+The reference runs :func:`ragward.reference._kernels.bm25_top` when the C extension was
+built and the same steps in numpy otherwise. These tests hold the two to each other: on
+drawn postings (ties drawn on purpose, masks of every kind, limits from 0), and on whole
+retrievals of the adversarial scenarios the other property tests use, where every hit,
+score and audit count must be the same.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_the_kernel_is_built_where_a_compiler_is() -> None:
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         pytest.skip(f"no C compiler {compiler!r} here: the numpy path alone runs")
-    assert _kernel_built(), "ragward._kernels was not built: pip install . needs a C compiler"
+    assert _kernel_built(), "the C kernel was not built: pip install . needs a C compiler"
 
 
 @st.composite

@@ -39,9 +39,12 @@ VALIDATED = """def f(a: int) -> int:
 
 
 def test_the_scope_is_the_verdict_path_and_every_mutant_parses() -> None:
-    assert {"evals/gate.py", "evals/significance.py", "core/exits.py", "core/outputs.py"} <= set(
-        judge.SCOPE
-    )
+    assert {
+        "evals/gate.py",
+        "evals/significance.py",
+        "ragward/exits.py",
+        "ragward/outputs.py",
+    } <= set(judge.SCOPE)
     westfall_young = (ROOT / "evals" / "westfall_young.py").exists()
     assert ("evals/westfall_young.py" in judge.SCOPE) == westfall_young
     mutants = judge.all_mutants()
@@ -142,7 +145,7 @@ def test_a_planted_mutant_is_what_the_tests_import() -> None:
     mutant = next(
         m
         for m in judge.all_mutants()
-        if m.path == "core/exits.py"
+        if m.path == "ragward/exits.py"
         and m.operator == "const"
         and "BAD_INPUT = 2" in m.diff((ROOT / m.path).read_text(encoding="utf-8"))[0]
     )
