@@ -636,8 +636,8 @@ def _metrics_command_row(bar: Progress, queries: int) -> Row:
 
 
 def _kit_row(bar: Progress) -> Row:
-    from ragward.adapters import reference_factory
     from ragward.conformance import run_conformance
+    from ragward.engines.reference import reference_factory
 
     bar.stage("the kit's ci profile on the reference")
     begin = time.perf_counter()

@@ -25,12 +25,12 @@ from ragward.bench.measure import Progress
 from ragward.conformance.contract import Factory
 from ragward.conformance.loading import check_system, peer_command
 from ragward.errors import InvalidArgument
-from ragward.implementation import load_implementation
+from ragward.implementation import REFERENCE, load_implementation
 from ragward.outputs import check_directory
 
 __all__ = ["main", "parser_of"]
 
-_REFERENCE = "ragward.adapters:reference_factory"
+_REFERENCE = REFERENCE
 #: One-tenant corpus sizes the anchor suite measures hybrid latency at.
 _SCALES = (10_000, 100_000, 1_000_000)
 #: The largest corpus and query count a bench makes (ten times the anchor suite's largest).

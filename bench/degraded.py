@@ -31,11 +31,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ragward.adapters import ReferenceSystem, reference_factory
-from ragward.conformance.contract import Capabilities
+from ragward.conformance.contract import Capabilities, HitKey, Listing
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result, Support
+from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.errors import InvalidArgument
-from ragward.evals.staged import HitKey, Listing
 from ragward.reference import FirstStage
 
 __all__ = [

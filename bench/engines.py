@@ -85,7 +85,7 @@ class _TimedBulk(_Timed):
 
 
 def _timed(factory: Callable[..., Any], clock: dict[str, Any]) -> Callable[..., Any]:
-    from ragward.evals.bulk import is_bulk
+    from ragward.conformance.contract import is_bulk
 
     def build(**keywords: Any) -> _Timed:
         system = factory(**keywords)

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragward.adapters import reference_factory
 from ragward.bench.degraded import (
     Fault,
     LostLexical,
@@ -43,13 +42,14 @@ from ragward.bench.degraded import (
 )
 from ragward.bench.power_grids import SHAPES
 from ragward.bench.power_tally import Subject, Tally, grids_of, judge_repeat, subject_named
+from ragward.engines.reference import reference_factory
 from ragward.errors import InputError, RagwardError
 from ragward.evals.grid import Grid
 from ragward.evals.runner import GridOutcome, run_grid
+from ragward.implementation import REFERENCE
 
 __all__ = ["PLANTS", "Plant", "main"]
 
-REFERENCE = "ragward.adapters:reference_factory"
 #: The seeds of the reference's re-runs in child processes (``PYTHONHASHSEED``).
 HASH_SEEDS = (1, 2, 3, 4, 5)
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragward.adapters import reference_factory
 from ragward.datasets import bundled
+from ragward.engines.reference import reference_factory
 from ragward.evals.datasets import load_dataset
 from ragward.evals.grid import Grid, default_grid, load_grid
 from ragward.evals.records import Dataset

@@ -18,6 +18,7 @@ from ragward.evals.gate import GateResult, compare
 from ragward.evals.grid import Grid, IndexSetting, default_grid
 from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome
+from ragward.implementation import REFERENCE
 
 __all__ = ["Subject", "Tally", "grids_of", "judge_repeat", "subject_named"]
 
@@ -124,7 +125,7 @@ def judge_repeat(
     from ragward.bench.power_grids import part, results_of, sampled
 
     sample, split = sampled(subject.dataset, subject.split, seed=repeat)
-    reference = "ragward.adapters:reference_factory"
+    reference = REFERENCE
     baselines = {
         size: results_of(sample, grid, split, part(base, grid), reference)
         for size, grid in grids.items()

@@ -100,7 +100,7 @@ def _encoding() -> dict[str, float]:
 def _grid_run(dataset: Any, grid: Any, splits: tuple[str, ...]) -> tuple[Any, dict[str, Any]]:
     import io
 
-    from ragward.adapters import reference_factory
+    from ragward.engines.reference import reference_factory
     from ragward.evals.runner import run_grid
 
     before = _encoding()

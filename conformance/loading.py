@@ -5,7 +5,7 @@ entry points do; :func:`load_factory` turns that string into a factory, and
 :func:`check_system` builds one instance to make sure it meets the contract before any
 invariant runs, so a wrong spec costs one clear line rather than a page of verdicts.
 
->>> load_factory("ragward.adapters:reference_factory")       # doctest: +SKIP
+>>> load_factory("ragward.engines.reference:reference_factory")       # doctest: +SKIP
 <function reference_factory at ...>
 """
 
@@ -50,7 +50,7 @@ def load_factory(spec: str) -> Factory:
     if not colon or not module_name.strip() or not attribute.strip():
         raise FactoryError(
             f"implementation {spec!r} is not of the form pkg.module:factory "
-            "(e.g. ragward.adapters:reference_factory)"
+            "(e.g. ragward.engines.reference:reference_factory)"
         )
     module_name, attribute = module_name.strip(), attribute.strip()
     if "" not in sys.path and os.getcwd() not in sys.path:

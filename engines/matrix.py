@@ -26,6 +26,7 @@ from ragward.conformance.report import summarize, to_json
 from ragward.conformance.runner import Report, Verdict, run_invariant
 from ragward.engines import Configuration
 from ragward.errors import InvalidArgument
+from ragward.implementation import REFERENCE as REFERENCE_SPEC
 from ragward.outputs import write_atomic
 
 __all__ = [
@@ -54,7 +55,7 @@ _MARK = {"pass": "pass", "fail": "**FAIL**", "error": "**ERROR**", "n/a": "n/a"}
 def impl_of(configuration: Configuration) -> str:
     """The ``--impl`` string of a column (the reference's own factory for the reference)."""
     if configuration is REFERENCE or configuration.engine == "reference":
-        return "ragward.adapters:reference_factory"
+        return REFERENCE_SPEC
     return configuration.impl
 
 

@@ -131,7 +131,7 @@ def evaluate(
     ``measures``, when given, replaces the grid's. Progress bars go to ``progress``
     (nowhere by default).
     """
-    from ragward.adapters import reference_factory
+    from ragward.engines.reference import reference_factory
 
     grid = grid or default_grid()
     if measures is not None:

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ragward.errors import InputError
-from ragward.implementation import load_implementation
+from ragward.implementation import REFERENCE, load_implementation
 
 __all__ = ["DEFAULT_IMPL", "add_dataset_options", "add_eval_parser", "prepare", "run_eval"]
 
-DEFAULT_IMPL = "ragward.adapters:reference_factory"
+DEFAULT_IMPL = REFERENCE
 
 
 def add_dataset_options(parser: argparse.ArgumentParser) -> None:

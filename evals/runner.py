@@ -23,37 +23,44 @@ from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
 
 from ragward.clipped import clip
-from ragward.conformance.contract import Capabilities, GroundingSystem, RetrievalSystem
-from ragward.conformance.loading import message_of, one_line
-from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
-from ragward.errors import AdapterError, RagwardError
-from ragward.evals.bulk import BATCH_DOCS, BulkSystem, is_bulk
-from ragward.evals.fingerprints import models_of
-from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
-from ragward.evals.progress import Progress, progress
-from ragward.evals.records import Claim, Dataset
-from ragward.evals.staged import (
+from ragward.conformance.contract import (
     BatchStagedSystem,
+    BulkSystem,
+    Capabilities,
     GroundingSweep,
+    GroundingSystem,
     Listing,
     ListingSystem,
+    RetrievalSystem,
     StagedSystem,
     is_batched,
+    is_bulk,
     is_listing,
     is_staged,
     is_sweeping,
 )
+from ragward.conformance.loading import message_of, one_line
+from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
+from ragward.errors import AdapterError, RagwardError
+from ragward.evals.fingerprints import models_of
+from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
+from ragward.evals.progress import Progress, progress
+from ragward.evals.records import Claim, Dataset
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
 from ragward.models.cache_file import CacheFault
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
 
+#: Documents per ``ingest_many`` call: enough to fill a model's batches, few enough for
+#: the progress bar to move.
+BATCH_DOCS = 128
+
 #: How many questions per index are answered both ways to check the staged verbs.
 STAGED_CHECKS = 3
 
 #: How many questions' first stages the harness asks for in one call, where the
-#: implementation takes them together (:class:`~ragward.evals.staged.BatchStagedSystem`).
+#: implementation takes them together (:class:`~ragward.conformance.contract.BatchStagedSystem`).
 QUESTION_BLOCK = 256
 
 #: Allocations between two collections of the youngest generation while a grid runs
@@ -481,7 +488,9 @@ def _check_listing(listing: object, call: str, depth: int) -> None:
     """Refuse a listing of the wrong shape, or whose top hits are not its first keys: each
     key is looked at in C (types and lengths), the few top hits one by one."""
     if not isinstance(listing, Listing):
-        raise AdapterError(f"{call} returned {a_type(listing)}, not ragward.evals.staged.Listing")
+        raise AdapterError(
+            f"{call} returned {a_type(listing)}, not ragward.conformance.contract.Listing"
+        )
     keys, top = listing.keys, listing.top
     if not isinstance(keys, tuple) or not isinstance(top, tuple):
         raise AdapterError(f"{call} returned a Listing whose keys or top is not a tuple")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragward.errors import InvalidArgument
-from ragward.implementation import load_implementation
+from ragward.implementation import REFERENCE, load_implementation
 from ragward.outputs import check_file, write_atomic
 from ragward.parsing import Unparsable, parse_json
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["add_conform_parser", "run_conform"]
 
-_DEFAULT_IMPL = "ragward.adapters:reference_factory"
+_DEFAULT_IMPL = REFERENCE
 
 
 def add_conform_parser(commands: Any) -> None:

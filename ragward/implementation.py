@@ -18,7 +18,10 @@ from pathlib import Path
 from ragward.conformance.contract import Factory
 from ragward.conformance.loading import FactoryError, load_factory
 
-__all__ = ["load_implementation"]
+__all__ = ["REFERENCE", "load_implementation"]
+
+#: The reference implementation's factory: what every command judges unless told otherwise.
+REFERENCE = "ragward.engines.reference:reference_factory"
 
 
 def load_implementation(spec: str) -> Factory:

@@ -9,8 +9,8 @@ the whole kit against it::
 
 from __future__ import annotations
 
-from ragward.adapters import reference_factory
 from ragward.conformance.wire import serve
+from ragward.engines.reference import reference_factory
 
 __all__ = ["main"]
 

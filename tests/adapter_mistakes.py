@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ragward.adapters import ReferenceSystem, reference_factory
+from ragward.conformance.contract import Listing
 from ragward.conformance.records import Asker, Doc, Hit, Policy
-from ragward.evals.staged import Listing
+from ragward.engines.reference import ReferenceSystem, reference_factory
 
 
 class _Wrapped:

@@ -60,7 +60,7 @@ def _eval(tmp_path: Path, factory: str, capsys: pytest.CaptureFixture[str]) -> t
         pytest.param(
             "listing_tuples",
             f"{MODULE}:listing_tuples.finish_listings('alpha?') returned a tuple, "
-            "not ragward.evals.staged.Listing",
+            "not ragward.conformance.contract.Listing",
             id="finish-listings-returns-tuples",
         ),
         pytest.param(

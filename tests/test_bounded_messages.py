@@ -26,7 +26,7 @@ from tests.commands import one_error_line, run, write_inputs
 #: A peer that serves the reference but fails every retrieve with ``SIZE`` characters.
 PEER = """\
 import sys
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 from ragward.conformance.wire_server import serve
 
 class Loud:
@@ -45,7 +45,7 @@ serve(Loud)
 
 #: The same implementation in process, for ``--impl FILE.py:loud``.
 IMPL = """\
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 
 class Loud:
     def __init__(self, **keywords):

@@ -317,7 +317,7 @@ _PIPE_BUFFER = 64 * 1024
 #: implementation with a long output: its message alone is cut to a few hundred
 #: characters), one that works and logs every call to stdout.
 _SUBJECTS = """
-from ragward.adapters import ReferenceSystem
+from ragward.engines.reference import ReferenceSystem
 
 
 class Crashing(ReferenceSystem):

@@ -31,7 +31,7 @@ def _adapter_file(folder: Path, stem: str) -> Path:
     folder.mkdir(parents=True)
     path = folder / f"{stem}.py"
     path.write_text(
-        "from ragward.adapters import reference_factory\n\n\n"
+        "from ragward.engines.reference import reference_factory\n\n\n"
         "def factory(**keywords):\n    return reference_factory(**keywords)\n",
         encoding="utf-8",
     )

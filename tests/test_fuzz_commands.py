@@ -167,7 +167,7 @@ def test_a_mutated_input_gives_0_1_or_2_one_line_and_writes_only_its_output(
 #: A wire peer serving the reference whose answer number N (from 1) is mutated.
 PEER = """\
 import json, sys
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 from ragward.conformance.wire_server import serve
 sys.path.insert(0, sys.argv[1])
 from tests.fuzz_inputs import Mutation, apply

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 #: A wire peer serving the reference, whose retrieve writes its pid to a file and hangs.
 PEER = """\
 import os, sys, time
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 from ragward.conformance.wire_server import serve
 
 class Hanging:
@@ -50,7 +50,7 @@ serve(Hanging)
 IMPL = """\
 import os, sys, time
 from pathlib import Path
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 
 class Hanging:
     def __init__(self, **keywords):

@@ -18,12 +18,19 @@ FORBIDDEN = {
         "ragward.evals",
         "ragward.bench",
         "ragward.demo",
-        "ragward.adapters",
+        "ragward.engines",
     ),
-    "reference": ("ragward.conformance", "ragward.evals", "ragward.bench", "ragward.demo"),
+    "reference": (
+        "ragward.conformance",
+        "ragward.evals",
+        "ragward.bench",
+        "ragward.demo",
+        "ragward.engines",
+    ),
     "evals": ("ragward.bench", "ragward.demo"),
-    # Adapters of real engines: the kit's contract, the reference's chunker and models.
-    "engines": ("ragward.evals", "ragward.bench", "ragward.demo", "ragward.adapters"),
+    # Adapters of engines (the reference is one of them): the kit's contract, the
+    # reference's chunker and models; never the harness.
+    "engines": ("ragward.evals", "ragward.bench", "ragward.demo"),
 }
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragward.adapters import section_of
 from ragward.conformance.strategies import fingerprint
+from ragward.engines.reference import section_of
 from ragward.keys import joined_key
 
 # Few characters, separators among them: two different tuples often run together alike.

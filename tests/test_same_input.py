@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 from ragward.evals.datasets import load_dataset
 from tests.commands import TINY_GRID, one_error_line, run
 from tests.evals.dataset_files import write_dataset

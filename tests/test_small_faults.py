@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from ragward.adapters import reference_factory
 from ragward.conformance.report import format_counterexample
 from ragward.conformance.runner import Verdict
+from ragward.engines.reference import reference_factory
 from ragward.errors import InputError, InvalidArgument
 from ragward.reference import AuthorizedRetriever
 from tests.commands import break_work, by_name, one_error_line, run, write_inputs
@@ -118,7 +118,7 @@ def test_an_error_line_never_carries_control_characters(
 # -- the replay line has the run's call time limit ---------------------------------------
 
 BROKEN = """\
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 
 class Broken:
     def __init__(self, **keywords):

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ragward.adapters import reference_factory  # noqa: E402
 from ragward.conformance import run_conformance  # noqa: E402
+from ragward.engines.reference import reference_factory  # noqa: E402
 from tests.conformance.broken import BROKEN, Row, kill_row  # noqa: E402
 from tests.conformance.seed_lab import EXPECTED_FAILS  # noqa: E402
 from tests.conformance.seed_lab.adapter import factory as seed_lab_factory  # noqa: E402

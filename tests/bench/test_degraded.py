@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from ragward.adapters import reference_factory
 from ragward.bench.degraded import (
     NOISY_DEPTH,
     Degraded,
@@ -26,6 +25,7 @@ from ragward.bench.degraded import (
 from ragward.bench.power_grids import SHAPES, power_grid
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.datasets import bundled
+from ragward.engines.reference import reference_factory
 from ragward.errors import InvalidArgument
 from ragward.evals.datasets import load_dataset
 from ragward.evals.grid import default_grid

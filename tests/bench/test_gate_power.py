@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from ragward.adapters import reference_factory
 from ragward.bench import gate_power
 from ragward.bench.degraded import RankNoise, degraded_factory
 from ragward.bench.power_grids import (
@@ -25,6 +24,7 @@ from ragward.bench.power_grids import (
     sampled,
 )
 from ragward.datasets import bundled
+from ragward.engines.reference import reference_factory
 from ragward.evals.datasets import load_dataset
 from ragward.evals.gate import compare
 from ragward.evals.grid import default_grid

@@ -1,9 +1,10 @@
 """A catalogue of deliberately broken implementations: the kit's own test subjects.
 
-Each entry is the reference behind the kit's door (:class:`ragward.adapters.ReferenceSystem`)
-with exactly **one** realistic defect — the kind of bug a team ships, not a system that
-returns garbage. The kit must fail every one of them on the invariant(s) aimed at its
-defect, and pass the reference; ``test_kill_matrix.py`` asserts that and
+Each entry is the reference behind the kit's door
+(:class:`ragward.engines.reference.ReferenceSystem`) with exactly **one** realistic
+defect — the kind of bug a team ships, not a system that returns garbage. The kit must
+fail every one of them on the invariant(s) aimed at its defect, and pass the reference;
+``test_kill_matrix.py`` asserts that and
 ``tools/kill_matrix.py`` prints the matrix.
 
 :data:`BROKEN` maps a name to ``(factory, expected)``: ``expected`` names the invariant
@@ -26,14 +27,6 @@ import numpy as np
 import numpy.typing as npt
 
 import ragward.conformance.runner as runner
-from ragward.adapters import (
-    ReferenceSystem,
-    policy_of,
-    principal_of,
-    result_of,
-    scored_of,
-    section_of,
-)
 from ragward.conformance.contract import RetrievalSystem
 from ragward.conformance.invariant import REGISTRY
 from ragward.conformance.records import (
@@ -46,6 +39,14 @@ from ragward.conformance.records import (
     Result,
     Span,
     Support,
+)
+from ragward.engines.reference import (
+    ReferenceSystem,
+    policy_of,
+    principal_of,
+    result_of,
+    scored_of,
+    section_of,
 )
 from ragward.errors import BudgetError, InvalidArgument
 from ragward.reference import (

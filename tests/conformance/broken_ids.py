@@ -12,8 +12,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import replace
 
-from ragward.adapters import ReferenceSystem
 from ragward.conformance.records import Asker, Doc, Policy, Result
+from ragward.engines.reference import ReferenceSystem
 
 __all__ = ["BarrierListJoined", "CollatedIds", "JoinedKeys", "JoinedPointIds"]
 

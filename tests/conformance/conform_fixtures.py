@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 import pytest
 from hypothesis import strategies as st
 
-from ragward.adapters import ReferenceSystem
 from ragward.conformance import REGISTRY, Asker, Doc, Invariant, Policy, Result, Violation
 from ragward.conformance.contract import Factory
+from ragward.engines.reference import ReferenceSystem
 
 LEAK_ID = "ZZ-LEAK"
 NA_ID = "ZZ-NEEDS-ASSEMBLY"

@@ -1,11 +1,11 @@
 """One-line defects planted in a private copy of the reference.
 
 Each :class:`Plant` names one line of the reference's source (``reference/*.py`` or the
-kit adapter ``ragward/adapters.py``) and the line a careless implementer could have written
+kit adapter ``engines/reference.py``) and the line a careless implementer could have written
 instead. :func:`planted_system` builds a copy of the whole reference package with that one
 edit — a separate module tree (``ragward_planted_<slug>.reference``, ``.adapters``), so
 the real reference and every other plant stay untouched in the same process — and
-returns its :class:`~ragward.adapters.ReferenceSystem` class. The catalogue in
+returns its :class:`~ragward.engines.reference.ReferenceSystem` class. The catalogue in
 :mod:`tests.conformance.broken` lists them beside the hand-written doubles.
 
 The edit is checked when the copy is built: ``old`` must occur exactly once in its file,
@@ -25,20 +25,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import cast
 
-import ragward.adapters
+import ragward.engines.reference
 import ragward.reference
 from ragward.conformance.contract import RetrievalSystem
 
 __all__ = ["FACTORIES", "PLANTS", "Plant", "planted_system"]
 
 _REFERENCE = Path(ragward.reference.__file__).parent
-_ADAPTERS = Path(ragward.adapters.__file__)
+_ADAPTERS = Path(ragward.engines.reference.__file__)
 
 
 @dataclass(frozen=True)
 class Plant:
     """``old`` replaced by ``new`` in ``path`` (``reference/<module>.py`` or
-    ``ragward/adapters.py``); ``doc`` says what the defect is, ``caught_by`` the invariant
+    ``engines/reference.py``); ``doc`` says what the defect is, ``caught_by`` the invariant
     levels or ids aimed at it (at least one must fail)."""
 
     name: str
@@ -56,7 +56,7 @@ class Plant:
 def _source_of(plant: Plant, module: str) -> tuple[str, Path]:
     """The source of ``module`` (``reference.x`` or ``adapters``) in the plant's copy."""
     if module == "adapters":
-        path, relative = _ADAPTERS, "ragward/adapters.py"
+        path, relative = _ADAPTERS, "engines/reference.py"
     else:
         tail = module.split(".")[1:]
         path = _REFERENCE / (f"{tail[0]}.py" if tail else "__init__.py")
@@ -68,7 +68,7 @@ def _source_of(plant: Plant, module: str) -> tuple[str, Path]:
             raise AssertionError(f"{plant.name}: {plant.old!r} occurs {found} times in {relative}")
         source = source.replace(plant.old, plant.new)
     source = source.replace("ragward.reference", f"{plant.slug}.reference")
-    source = source.replace("ragward.adapters", f"{plant.slug}.adapters")
+    source = source.replace("ragward.engines.reference", f"{plant.slug}.adapters")
     return source, path
 
 

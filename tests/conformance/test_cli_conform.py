@@ -185,7 +185,7 @@ def test_external_peer_is_checked_over_the_wire(capsys: pytest.CaptureFixture[st
 @pytest.mark.usefixtures("throwaway")
 def test_plugin_passes_the_reference(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest(
-        "--ragward-impl=ragward.adapters:reference_factory",
+        "--ragward-impl=ragward.engines.reference:reference_factory",
         f"--ragward-select={LEAK_ID}",
         "-v",
     )

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.adapters import reference_factory
 from ragward.conformance import REGISTRY, Violation, replay
 from ragward.conformance.records import from_data, to_data
 from ragward.conformance.report import format_counterexample
 from ragward.conformance.runner import Verdict
+from ragward.engines.reference import reference_factory
 from tests.conformance.broken import SharedNamespace
 
 ROOT = Path(__file__).resolve().parents[2]

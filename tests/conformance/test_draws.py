@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
-from ragward.adapters import reference_factory
 from ragward.conformance import Invariant
 from ragward.conformance.contract import Factory
 from ragward.conformance.runner import fixed_constant_pool, run_invariant
+from ragward.engines.reference import reference_factory
 
 #: Many integers per case, so that hypothesis' 5% of constant draws land in every case.
 NUMBERS = st.lists(st.integers(0, 10**6), min_size=60, max_size=60)

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.adapters import reference_factory
 from ragward.cli import main
 from ragward.conformance import Capabilities, run_conformance
 from ragward.conformance.guard import CallTimeout, guarded
 from ragward.conformance.invariant import REGISTRY
 from ragward.conformance.runner import run_invariant
+from ragward.engines.reference import reference_factory
 
 
 class Hangs:

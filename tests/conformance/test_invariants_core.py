@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.adapters import reference_factory
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant
 from ragward.conformance.records import from_data, to_data
 from ragward.conformance.runner import run_invariant
 from ragward.conformance.stateful import machine_for
 from ragward.conformance.strategies import fingerprint, fingerprints_in, stamp
+from ragward.engines.reference import reference_factory
 
 CORE = ("ISO-", "PRE-", "STAT-", "LIFE-", "DET-")
 INVARIANTS: list[Invariant] = [inv for inv in REGISTRY.values() if inv.id.startswith(CORE)]

@@ -1,6 +1,6 @@
 """The provenance, fusion, assembly and grounding invariants, run against the reference.
 
-The reference goes through :mod:`ragward.adapters`, the door every implementation uses,
+The reference goes through :mod:`ragward.engines.reference`, the door every implementation uses,
 and must pass every invariant; each case type survives the trip to data and back, so a
 counterexample can be stored and replayed.
 """
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.adapters import reference_factory
 from ragward.conformance.invariant import REGISTRY, Invariant, Violation
 from ragward.conformance.invariants.fusion import FuseCase, rrf_formula
 from ragward.conformance.records import from_data, to_data
 from ragward.conformance.runner import replay, run_invariant
+from ragward.engines.reference import reference_factory
 
 LEVELS = ("provenance", "fusion", "assembly", "grounding")
 TEXT_INVARIANTS = sorted(inv.id for inv in REGISTRY.values() if inv.level in LEVELS)

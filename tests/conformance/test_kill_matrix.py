@@ -21,7 +21,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance import (
     LEVELS,
     REGISTRY,
@@ -33,6 +32,7 @@ from ragward.conformance import (
     Policy,
     run_conformance,
 )
+from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.errors import BudgetError
 from ragward.reference import neutralise
 

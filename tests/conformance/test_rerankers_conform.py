@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ragward.adapters import reference_factory
 from ragward.conformance import run_conformance
+from ragward.engines.reference import reference_factory
 from ragward.models import RERANKERS
 
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance import (
     Asker,
     AssembleRequest,
@@ -33,6 +32,7 @@ from ragward.conformance.wire import (
     external_factory,
     serve,
 )
+from ragward.engines.reference import ReferenceSystem, reference_factory
 
 REFERENCE = [sys.executable, "-m", "ragward.wire_reference"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragward.adapters import ReferenceSystem, reference_factory
+from ragward.engines.reference import ReferenceSystem, reference_factory
 
 
 def factory() -> ReferenceSystem:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
+from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.reference import FirstStage
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from ragward.adapters import ReferenceSystem, reference_factory
 from ragward.conformance.records import Doc
+from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.errors import AdapterError
 from ragward.evals import evaluate, load_dataset, load_grid
 from ragward.evals.runner import GRID_GC_THRESHOLD

@@ -259,7 +259,10 @@ def test_another_system_on_the_same_data_is_judged_and_named(
     assert _gate(tmp_path, _one(GOOD), current) == 0
     summary = (tmp_path / "now" / "gate.md").read_text()
     assert "made by different systems" in summary
-    assert "implementation.spec: baseline ragward.adapters:reference_factory, current " in summary
+    assert (
+        "implementation.spec: baseline ragward.engines.reference:reference_factory, current "
+        in summary
+    )
     assert "ragward: baseline 0.1.0, current 0.2.0" in summary
     capsys.readouterr()
 
@@ -393,7 +396,7 @@ def test_a_partial_report_fails_unless_allowed(
         ),
         (
             {"fingerprints": {"implementation": dict(IMPLEMENTATION, capabilities={"x": True})}},
-            "capabilities of 'ragward.adapters:reference_factory' differ",
+            "capabilities of 'ragward.engines.reference:reference_factory' differ",
         ),
         ({"schema": 1}, "written by an earlier ragward conform"),
         ({"catalogue": None}, "catalogue"),

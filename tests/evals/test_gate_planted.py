@@ -41,7 +41,7 @@ def _eval_then_gate(tmp_path: Path, impl: str, *, allow_missing: bool = True) ->
 def test_the_reference_passes_against_the_committed_baseline(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, summary = _eval_then_gate(tmp_path, "ragward.adapters:reference_factory")
+    code, summary = _eval_then_gate(tmp_path, "ragward.engines.reference:reference_factory")
     capsys.readouterr()
     assert code == 0, summary
     assert "# Quality gate: PASS" in summary
@@ -52,7 +52,7 @@ def test_a_slice_of_the_baselines_grid_fails_on_what_it_misses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, summary = _eval_then_gate(
-        tmp_path, "ragward.adapters:reference_factory", allow_missing=False
+        tmp_path, "ragward.engines.reference:reference_factory", allow_missing=False
     )
     capsys.readouterr()
     assert code == 1

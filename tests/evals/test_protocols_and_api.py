@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ragward.adapters import ReferenceSystem, reference_factory
+from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.errors import InputError
 from ragward.evals import evaluate, load_dataset, load_grid, score_run
 from ragward.evals.measures import evaluate_run, parse_measures

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from ragward import __version__
-from ragward.adapters import reference_factory
 from ragward.cli import main
 from ragward.conformance.invariant import REGISTRY, catalogue
+from ragward.engines.reference import reference_factory
 from ragward.evals.api import evaluate
 from ragward.evals.datasets import load_dataset
 from ragward.evals.grid import NO_RERANK, default_grid
@@ -171,7 +171,7 @@ def test_conform_json_says_what_ran_and_of_what(
     assert len(report["catalogue"]) > 40
     assert report["fingerprints"]["ragward"] == __version__
     identity = report["fingerprints"]["implementation"]
-    assert identity["spec"] == "ragward.adapters:reference_factory"
+    assert identity["spec"] == "ragward.engines.reference:reference_factory"
     assert identity["index_settings_passed"] is True
     assert identity["capabilities"]["modes"] == ["hybrid", "lexical", "dense"]
     assert identity["capabilities"]["grounding"] is True
@@ -181,7 +181,7 @@ def test_conform_json_says_what_ran_and_of_what(
     "source",
     [
         [],  # the default implementation, named alike without --impl
-        ["--impl", "ragward.adapters:reference_factory"],
+        ["--impl", "ragward.engines.reference:reference_factory"],
         ["--impl", TOY],  # no index settings, fewer capabilities
         ["--impl", OWN],
         pytest.param(["--external", PEER], marks=pytest.mark.slow),

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragward.adapters import ReferenceSystem, reference_factory, scored_of
+from ragward.conformance.contract import StagedSystem, is_batched, is_listing, is_staged
 from ragward.conformance.records import Asker, Doc, Policy, Support
+from ragward.engines.reference import ReferenceSystem, reference_factory, scored_of
 from ragward.errors import InvalidArgument
-from ragward.evals.staged import StagedSystem, is_batched, is_listing, is_staged
 from ragward.reference import Claim
 
 WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "falcon", "review", "card")
@@ -91,8 +91,8 @@ def test_index_settings_reach_the_reference() -> None:
 
 @given(st.floats(allow_nan=False), st.floats(allow_nan=False))
 def test_a_rescored_hit_is_the_hit_with_the_new_score(first: float, second: float) -> None:
-    from ragward.adapters import _rescored
     from ragward.conformance.records import Hit
+    from ragward.engines.reference import _rescored
 
     hit = Hit("d::1", "d", 2, 0, 5, "hello", first, "d@v2#body[0:5]")
     copy = _rescored(hit, second)

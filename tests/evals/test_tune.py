@@ -41,7 +41,7 @@ def test_tune_reports_choices_from_one_split_on_the_other(
     capsys.readouterr()
     # the data of both splits fingerprinted: the report split's as results.json has it
     assert tuned["format"] == "ragward-tune/2"
-    assert tuned["implementation"] == "ragward.adapters:reference_factory"
+    assert tuned["implementation"] == "ragward.engines.reference:reference_factory"
     prints = tuned["fingerprints"]
     results = tmp_path / "results"
     assert main(["eval", "--quiet", *argv[1:5], "--out", str(results)]) == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.metadata import version
 from pathlib import Path
 
-from ragward.adapters import reference_factory
+from ragward.engines.reference import reference_factory
 from ragward.models import (
     CachedEmbedder,
     EmbeddingCache,

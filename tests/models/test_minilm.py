@@ -60,7 +60,9 @@ def test_a_missing_extra_is_one_line_naming_it(
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2
         assert len(err) == 1
-        assert err[0].startswith("ragward eval: error: ragward.adapters:reference_factory refused")
+        assert err[0].startswith(
+            "ragward eval: error: ragward.engines.reference:reference_factory refused"
+        )
         assert err[0].endswith("embedder 'minilm' needs onnxruntime: pip install 'ragward[models]'")
         assert not (tmp_path / "reports").exists()
     finally:

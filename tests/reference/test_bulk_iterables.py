@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-from ragward.adapters import ReferenceSystem
 from ragward.conformance.records import Asker, Doc, Policy
+from ragward.engines.reference import ReferenceSystem
 from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
 
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from functools import partial
 from operator import attrgetter, itemgetter
 from typing import cast
 
-from ragward.conformance.contract import Capabilities
+from ragward.conformance.contract import Capabilities, HitKey, Listing
 from ragward.conformance.records import (
     Asker,
     AssembleRequest,
@@ -26,7 +26,6 @@ from ragward.conformance.records import (
     Support,
 )
 from ragward.errors import InvalidArgument, VersionConflict
-from ragward.evals.staged import HitKey, Listing
 from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named, reranker_named
 from ragward.reference import (
@@ -270,7 +269,7 @@ class ReferenceSystem:
     """One empty reference retriever behind the kit's contract.
 
     Besides the kit's verbs it offers the evals' staged retrieval
-    (:class:`ragward.evals.staged.StagedSystem`): :meth:`first_stage` computes both
+    (:class:`ragward.conformance.contract.StagedSystem`): :meth:`first_stage` computes both
     first-stage rankings once, :meth:`finish` turns them into the answer of any policy
     that differs only in mode, fusion, rerank or a smaller ``candidate_limit``.
     """
@@ -357,7 +356,7 @@ class ReferenceSystem:
         self, stage: object, policies: Iterable[Policy], top: int
     ) -> tuple[Listing, ...]:
         """:meth:`finish` under each of ``policies``, as the grid reads it
-        (:class:`ragward.evals.staged.Listing`), every policy finished from one
+        (:class:`ragward.conformance.contract.Listing`), every policy finished from one
         :class:`~ragward.reference.finishing.StageTable` of the stage: each hit's key made
         once per chunk of the stage, and the first ``top`` hits whole. A subclass that
         answers :meth:`finish` its own way gets its answers read."""
