@@ -707,7 +707,7 @@ def _figure(value: float | None, unit: str) -> str:
 
 
 def main_of(args: Any) -> int:
-    """``ragward bench --anchors`` with the parsed options of :mod:`ragward.bench.command`."""
+    """``ragward bench --anchors`` with the parsed options of :mod:`ragward.cli.bench`."""
     data = args.data
     shared = Path(os.environ.get("RAGWARD_DATA", "")) / "scifact" / "beir"
     if data is None and "RAGWARD_DATA" in os.environ and shared.is_dir():

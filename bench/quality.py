@@ -253,8 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, command: str) -> int:
+    from ragward.cli.evaluate import use_cache
     from ragward.evals import load_dataset, load_grid
-    from ragward.evals.eval_command import use_cache
 
     data = args.data or (Path(os.environ.get("RAGWARD_DATA", "")) / "scifact")
     beir = data / "beir"

@@ -1,82 +1,53 @@
-"""``ragward tune``: choose settings on one split, report them on another.
+"""Tuning: choose settings on one split, report them on another.
 
-    ragward tune                                  # bundled set: tune on train, report on test
-    ragward tune --objective recall_10 --grounding-objective f1
-
-The retrieval setting (and so ``rrf_k``) is the one with the best mean ``--objective`` on
-the tuning split; ``min_overlap`` is the threshold with the best grounding objective for
-that setting's answers on the tuning split. Ties go to the earlier setting in grid order
-and to the stricter (higher) threshold. Both choices are then measured on the report
-split, next to the reference defaults (``rrf_k`` 60, ``min_overlap`` 0.6), which is the
-only honest figure: the tuning split's numbers are optimistic by construction.
+The retrieval setting (and so ``rrf_k``) is the one with the best mean objective on the
+tuning split; ``min_overlap`` is the threshold with the best grounding objective for that
+setting's answers on the tuning split. Ties go to the earlier setting in grid order and to
+the stricter (higher) threshold. Both choices are then measured on the report split, next
+to the reference defaults (``rrf_k`` 60, ``min_overlap`` 0.6), which is the only honest
+figure: the tuning split's numbers are optimistic by construction.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragward.errors import InputError
-from ragward.evals.eval_command import add_dataset_options
-from ragward.evals.measures import measure_name
 from ragward.outputs import ReportKind
 
-__all__ = ["FORMAT", "add_tune_parser", "choose", "run_tune"]
+__all__ = ["FORMAT", "GROUNDING_OBJECTIVES", "TUNE_REPORT", "Tuning", "choose", "tune_outcome"]
 
 #: The format tag of ``tune.json``; 2 added ``fingerprints`` (as ``results.json``'s, of
 #: the report split, with the tuning split's data beside it).
 FORMAT = "ragward-tune/2"
-_GROUNDING_OBJECTIVES = ("accuracy", "f1", "precision", "recall")
+GROUNDING_OBJECTIVES = ("accuracy", "f1", "precision", "recall")
 #: What makes a directory a tune report, which a new one replaces.
-_MARKER = ReportKind("tune.json", FORMAT, "tune report")
+TUNE_REPORT = ReportKind("tune.json", FORMAT, "tune report")
 
 
-def add_tune_parser(commands: Any) -> None:
-    """Add the ``tune`` subcommand."""
-    parser = commands.add_parser(
-        "tune",
-        help="pick rrf_k and min_overlap on one split, report them on another",
-        description="Run the grid on two splits; choose the retrieval setting (rrf_k) by "
-        "--objective and min_overlap by --grounding-objective on --tune-split; report the "
-        "choices on --report-split.",
-    )
-    add_dataset_options(parser)
-    parser.add_argument(
-        "--tune-split",
-        default="train",
-        metavar="SPLIT",
-        help="split the choices are made on (default train)",
-    )
-    parser.add_argument(
-        "--report-split",
-        default="test",
-        metavar="SPLIT",
-        help="split the choices are reported on (default test)",
-    )
-    parser.add_argument(
-        "--objective",
-        metavar="MEASURE",
-        help="ranking measure to maximise (default: the grid's first measure)",
-    )
-    parser.add_argument(
-        "--grounding-objective",
-        default="accuracy",
-        choices=_GROUNDING_OBJECTIVES,
-        help="grounding measure to maximise (default accuracy: unlike f1, it counts every "
-        "fabrication waved through)",
-    )
-    parser.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="report directory: new, empty or an earlier tune report, which is replaced whole "
-        "(default: reports/<dataset name>-tune)",
-    )
-    parser.set_defaults(run=run_tune)
+@dataclass(frozen=True)
+class Tuning:
+    """The choices and their figures: ``text`` the tables, ``data`` the ``tune.json``."""
+
+    text: str
+    data: dict[str, Any]
+
+    def write(self, out: Path) -> None:
+        """Replace the report folder ``out`` whole with ``tune.json`` and ``tune.md``."""
+        from ragward.outputs import replaced_directory, write_atomic
+
+        d = self.data
+        with replaced_directory(out, marker=TUNE_REPORT) as staging:  # the whole report, or none
+            write_atomic(staging / "tune.json", json.dumps(d, indent=1) + "\n")
+            write_atomic(
+                staging / "tune.md",
+                f"# Tuning: {d['name']}\n\nChosen on `{d['tune_split']}` by `{d['objective']}` "
+                f"(retrieval) and `{d['grounding_objective']}` (grounding), reported on "
+                f"`{d['report_split']}`.\n\n{self.text}\n",
+            )
 
 
 def choose(
@@ -92,58 +63,31 @@ def choose(
     return best, threshold
 
 
-def run_tune(args: argparse.Namespace) -> int:
-    with contextlib.ExitStack() as stack:
-        return _tune(args, stack)
-
-
-def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
+def tune_outcome(
+    outcome: Any,
+    dataset: Any,
+    grid: Any,
+    name: str,
+    *,
+    tune_split: str,
+    report_split: str,
+    objective: str,
+    grounding_objective: str,
+) -> Tuning:
+    """The choices made on ``tune_split`` of a grid's ``outcome`` (run on both splits),
+    reported on ``report_split``."""
     from tabulate import tabulate
 
-    from ragward.evals.eval_command import (
-        _progress_stream,
-        check_run_size,
-        check_split,
-        fitted,
-        prepare,
-    )
-    from ragward.evals.runner import run_grid
     from ragward.evals.scoring import score_outcome
-    from ragward.outputs import check_directory, replaced_directory, write_atomic
 
-    if args.tune_split == args.report_split:
-        raise InputError("--tune-split and --report-split must differ")
-    if args.out is not None:  # before the dataset loads, which can take minutes
-        check_directory(args.out, "--out", _MARKER)
-    dataset, grid, factory, name = prepare(args, stack)
-    for split in (args.tune_split, args.report_split):
-        check_split(dataset, split)
-    objective = measure_name(args.objective) if args.objective else grid.measures[0]
-    if objective not in grid.measures:
-        raise InputError(
-            f"--objective {objective!r} is not a measure of the grid ({', '.join(grid.measures)})"
-        )
-    out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
-    check_directory(out, "--out", _MARKER)
-    grid = fitted(grid, factory, name, "tune")
-    check_run_size(args, grid, dataset, (args.tune_split, args.report_split))
-    outcome = run_grid(
-        dataset,
-        grid,
-        factory,
-        splits=(args.tune_split, args.report_split),
-        name=name,
-        reuse=not args.no_reuse,
-        stream=_progress_stream(args),
-    )
-    tune, _ = score_outcome(outcome, dataset, grid, args.tune_split)
-    report, _ = score_outcome(outcome, dataset, grid, args.report_split)
-    best, threshold = choose(tune, objective, args.grounding_objective)
+    tune, _ = score_outcome(outcome, dataset, grid, tune_split)
+    report, _ = score_outcome(outcome, dataset, grid, report_split)
+    best, threshold = choose(tune, objective, grounding_objective)
     hybrid = [t for t in tune if t.setting.mode == "hybrid"]
-    best_hybrid = choose(hybrid, objective, args.grounding_objective)[0] if hybrid else None
+    best_hybrid = choose(hybrid, objective, grounding_objective)[0] if hybrid else None
     default = _default_setting(tune, best_hybrid.setting) if best_hybrid else None
     held = {s.setting.id: s for s in report}
-    grounding = args.grounding_objective
+    grounding = grounding_objective
 
     def row(label: str, value: str, scores: Any, pick: Any) -> list[Any]:
         return [label, value, pick(scores), pick(held[scores.setting.id])]
@@ -187,12 +131,12 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
                     held[best.setting.id].grounding[threshold].measures()[measure],
                 ]
             )
-    headers = ["choice", "value", f"on {args.tune_split}", f"on {args.report_split}"]
+    headers = ["choice", "value", f"on {tune_split}", f"on {report_split}"]
     text = tabulate(rows, headers=headers, tablefmt="github", floatfmt=".4f")
     if detail:
         text += f"\n\nGrounding of the best setting at min_overlap {threshold:g}:\n\n" + tabulate(
             detail,
-            headers=["", f"on {args.tune_split}", f"on {args.report_split}"],
+            headers=["", f"on {tune_split}", f"on {report_split}"],
             tablefmt="github",
             floatfmt=".4f",
         )
@@ -201,33 +145,22 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         "name": grid.name,
         "dataset": dataset.name,
         "implementation": name,
-        "fingerprints": _fingerprints(dataset, grid, name, outcome, args),
-        "tune_split": args.tune_split,
-        "report_split": args.report_split,
+        "fingerprints": _fingerprints(dataset, grid, name, outcome, tune_split, report_split),
+        "tune_split": tune_split,
+        "report_split": report_split,
         "objective": objective,
         "grounding_objective": grounding,
         "chosen": chosen,
         "rows": [dict(zip(headers, r, strict=True)) for r in rows],
         "grounding": [
-            dict(zip(["measure", args.tune_split, args.report_split], r, strict=True))
-            for r in detail
+            dict(zip(["measure", tune_split, report_split], r, strict=True)) for r in detail
         ],
     }
-    with replaced_directory(out, marker=_MARKER) as staging:  # the whole report, or none
-        write_atomic(staging / "tune.json", json.dumps(data, indent=1) + "\n")
-        write_atomic(
-            staging / "tune.md",
-            f"# Tuning: {grid.name}\n\nChosen on `{args.tune_split}` by `{objective}` "
-            f"(retrieval) and `{grounding}` (grounding), reported on `{args.report_split}`."
-            f"\n\n{text}\n",
-        )
-    print(text)
-    print(f"\nwrote {out / 'tune.json'}, {out / 'tune.md'}")
-    return 0
+    return Tuning(text, data)
 
 
 def _fingerprints(
-    dataset: Any, grid: Any, name: str, outcome: Any, args: argparse.Namespace
+    dataset: Any, grid: Any, name: str, outcome: Any, tune_split: str, report_split: str
 ) -> dict[str, Any]:
     """``results.json``'s fingerprints of the report split, with the tuning split's
     queries, judgements and claims beside them as ``queries_tune``, ``qrels_tune`` and
@@ -235,8 +168,8 @@ def _fingerprints(
     from ragward.evals.fingerprints import data_fingerprints, fingerprints, identity_of
 
     identity = identity_of(name, outcome)
-    prints = fingerprints(dataset, args.report_split, grid, identity, outcome.models)
-    tuned = data_fingerprints(dataset, args.tune_split)
+    prints = fingerprints(dataset, report_split, grid, identity, outcome.models)
+    tuned = data_fingerprints(dataset, tune_split)
     prints["data"].update({f"{key}_tune": tuned[key] for key in ("queries", "qrels", "claims")})
     return prints
 

@@ -17,9 +17,9 @@ from typing import TextIO, cast
 
 import pytest
 
-from ragward.bench.command import parser_of
 from ragward.cli import _parser, main
-from ragward.evals.metrics_cli import main as metrics_main
+from ragward.cli.bench import parser_of
+from ragward.cli.metrics import main as metrics_main
 from ragward.exits import DEBUG_ENV
 from ragward.streams import GuardedStream, guarded_streams
 from tests.commands import (

@@ -66,7 +66,7 @@ from planter import Mutant, Rules, plant  # noqa: E402
 #: The verdict path: each file mutated whole (None) or only the top-level functions named.
 PARTS: dict[str, tuple[str, ...] | None] = {
     "evals/gate.py": None,
-    "evals/gate_command.py": None,
+    "ragward/cli/gate.py": None,
     "evals/gate_summary.py": None,
     "evals/run_results.py": None,
     "evals/run_identity.py": None,

@@ -277,7 +277,7 @@ def test_an_empty_table_of_values_is_refused(
 def test_long_lists_in_the_summary_are_cut(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ragward.evals.gate_command import _kit
+    from ragward.cli.gate import _kit
 
     worse = {q: v - 0.125 for q, v in BASE.items()}
     ids = [f"s{i:02d}" for i in range(23)]

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ragward.cli import main as ragward_main
+from ragward.cli.metrics import main
 from ragward.errors import InputError, InvalidArgument
-from ragward.evals.metrics_cli import main
 from ragward.evals.trec import rank_run, read_qrels, read_run, write_run
 
 QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 x 1\nq3 0 z 1\n"
@@ -223,4 +223,4 @@ def test_ragward_metrics_loads_neither_the_harness_nor_the_kit() -> None:
         "ragward.reference",
     ):
         assert f"'{heavy}'" not in modules, heavy
-    assert "'ragward.evals.metrics_cli'" in modules
+    assert "'ragward.cli.metrics'" in modules

@@ -22,8 +22,8 @@ import pytrec_eval
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ragward.cli.metrics import main
 from ragward.evals.measures import evaluate_run, evaluate_scores, parse_measures
-from ragward.evals.metrics_cli import main
 from ragward.evals.trec import rank_run, read_run, write_qrels, write_scored_run
 
 Qrels = dict[str, dict[str, int]]

@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragward.cli.options import add_implementation, open_implementation, positive_seconds
 from ragward.errors import InvalidArgument
-from ragward.implementation import REFERENCE, load_implementation
 from ragward.outputs import check_file, write_atomic
 from ragward.parsing import Unparsable, parse_json
 
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     from ragward.conformance.runner import Report
 
 __all__ = ["add_conform_parser", "run_conform"]
-
-_DEFAULT_IMPL = REFERENCE
 
 
 def add_conform_parser(commands: Any) -> None:
@@ -44,16 +42,10 @@ def add_conform_parser(commands: Any) -> None:
         "reference) and print a verdict per invariant. Exit 0 only when every applicable "
         "invariant holds.",
     )
-    source = conform.add_mutually_exclusive_group()
-    source.add_argument(
-        "--impl",
-        metavar="PKG.MODULE:FACTORY",
-        help=f"factory of fresh RetrievalSystem instances (default: {_DEFAULT_IMPL})",
-    )
-    source.add_argument(
-        "--external",
-        metavar='"CMD ..."',
-        help="validate a peer speaking the JSON-lines wire protocol, started as CMD",
+    add_implementation(
+        conform,
+        judged="fresh RetrievalSystem instances",
+        external="validate a peer speaking the JSON-lines wire protocol, started as CMD",
     )
     conform.add_argument(
         "--profile",
@@ -68,14 +60,14 @@ def add_conform_parser(commands: Any) -> None:
     conform.add_argument(
         "--call-timeout",
         metavar="SECONDS",
-        type=_seconds,
+        type=positive_seconds,
         help="time limit of each call into the implementation: a call over it is an error "
         "verdict, never a hang (default: 60 in-process, 10 per wire call)",
     )
     conform.add_argument(
         "--shrink-budget",
         metavar="SECONDS",
-        type=_seconds,
+        type=positive_seconds,
         help="seconds spent shrinking each failing invariant's counterexample, after which "
         "the smallest failing case so far is reported (default: 2 shrink steps per example "
         "of the profile, 50 for ci, within at most 10 s; 500 within 60 s for thorough)",
@@ -90,16 +82,6 @@ def add_conform_parser(commands: Any) -> None:
         "--invariant", metavar="ID", help="with --replay on a report: which failure"
     )
     conform.set_defaults(run=run_conform)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def _call_timeout(args: argparse.Namespace) -> float:
@@ -153,22 +135,8 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
 
 def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str, str]:
     """The factory, its display name, and the option that selects it again."""
-    if args.external is not None:
-        from ragward.conformance.identity import external_spec
-        from ragward.conformance.loading import peer_command
-
-        command = peer_command(args.external)
-        try:
-            from ragward.conformance.wire import external_factory
-        except ImportError as error:
-            raise InvalidArgument(f"the external driver is unavailable: {error}") from None
-        timeouts = {} if args.call_timeout is None else {"timeout": args.call_timeout}
-        external = stack.enter_context(external_factory(command, **timeouts))  # stops the peers
-        factory: Factory = external
-        return factory, external_spec(command), f"--external {shlex.quote(args.external)}"
-    spec = args.impl or _DEFAULT_IMPL
-    origin = f"--impl {shlex.quote(spec)}" if args.impl else ""
-    return load_implementation(spec), spec, origin
+    chosen = open_implementation(args, stack, args.call_timeout)
+    return chosen.factory, chosen.spec, chosen.origin
 
 
 def _chosen(select: str | None) -> list[str]:

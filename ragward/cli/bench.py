@@ -22,15 +22,14 @@ from pathlib import Path
 
 from ragward.bench import system as bench
 from ragward.bench.measure import Progress
+from ragward.cli.options import add_implementation, open_implementation
 from ragward.conformance.contract import Factory
-from ragward.conformance.loading import check_system, peer_command
+from ragward.conformance.loading import check_system
 from ragward.errors import InvalidArgument
-from ragward.implementation import REFERENCE, load_implementation
 from ragward.outputs import check_directory
 
 __all__ = ["main", "parser_of"]
 
-_REFERENCE = REFERENCE
 #: One-tenant corpus sizes the anchor suite measures hybrid latency at.
 _SCALES = (10_000, 100_000, 1_000_000)
 #: The largest corpus and query count a bench makes (ten times the anchor suite's largest).
@@ -55,14 +54,8 @@ def parser_of(prog: str = "ragward bench") -> argparse.ArgumentParser:
         "throughput, query latency, memory), or, with --anchors, the reference against "
         "its anchors.",
     )
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument(
-        "--impl",
-        metavar="PKG.MODULE:FACTORY",
-        help=f"factory of the system to benchmark (default: {_REFERENCE})",
-    )
-    source.add_argument(
-        "--external", metavar='"CMD ..."', help="a wire-protocol peer, started as CMD"
+    source = add_implementation(
+        parser, judged="the system to benchmark", external="a wire-protocol peer, started as CMD"
     )
     source.add_argument(
         "--anchors",
@@ -155,10 +148,5 @@ def main(argv: Sequence[str] | None = None, prog: str = "ragward bench") -> int:
 
 def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str]:
     """The factory and how to name it in an error; an external peer stops with ``stack``."""
-    if args.external is None:
-        spec = args.impl or _REFERENCE
-        return load_implementation(spec), f"--impl {spec}"
-    command = peer_command(args.external)
-    from ragward.conformance.wire import external_factory
-
-    return stack.enter_context(external_factory(command)), f"--external {args.external}"
+    chosen = open_implementation(args, stack)
+    return chosen.factory, chosen.origin or f"--impl {chosen.spec}"

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -24,12 +23,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ragward.cli.options import add_implementation, open_implementation
 from ragward.errors import InputError
-from ragward.implementation import REFERENCE, load_implementation
 
-__all__ = ["DEFAULT_IMPL", "add_dataset_options", "add_eval_parser", "prepare", "run_eval"]
-
-DEFAULT_IMPL = REFERENCE
+__all__ = ["add_dataset_options", "add_eval_parser", "prepare", "run_eval"]
 
 
 def add_dataset_options(parser: argparse.ArgumentParser) -> None:
@@ -45,17 +42,10 @@ def add_dataset_options(parser: argparse.ArgumentParser) -> None:
         help="labelled claims for a split (ragward or SciFact format); repeatable",
     )
     parser.add_argument("--grid", metavar="FILE.toml", type=Path, help="the grid to sweep")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument(
-        "--impl",
-        metavar="PKG.MODULE:FACTORY",
-        default=DEFAULT_IMPL,
-        help=f"implementation to evaluate (default: {DEFAULT_IMPL})",
-    )
-    source.add_argument(
-        "--external",
-        metavar='"CMD ..."',
-        help="evaluate a peer speaking the conformance wire protocol, started as CMD "
+    add_implementation(
+        parser,
+        judged="the implementation to evaluate",
+        external="evaluate a peer speaking the conformance wire protocol, started as CMD "
         "(one peer per index; a grid of one chunking and one embedder)",
     )
     parser.add_argument(
@@ -179,24 +169,13 @@ def prepare(
     directory = args.dataset if args.dataset is not None else bundled()
     if not Path(directory).is_dir():
         raise InputError(f"{directory}: dataset directory not found")
-    # A misspelt --impl is found before the dataset loads, not after.
-    factory = load_implementation(args.impl) if args.external is None else None
+    # A misspelt --impl is found before the dataset loads, not after; peers stop with
+    # the stack.
+    chosen = open_implementation(args, stack)
     dataset = load_dataset(directory, claims=claims or None)
     if args.dataset is not None:
         grid = replace(grid, name=dataset.name)  # a report is named after its dataset
-    if factory is not None:
-        return dataset, grid, factory, args.impl
-    try:
-        command = shlex.split(args.external)
-    except ValueError as error:  # an unclosed quote
-        raise InputError(f"--external {args.external!r}: {error}") from None
-    if not command:
-        raise InputError("--external needs a command to start the peer")
-    from ragward.conformance.identity import external_spec
-    from ragward.conformance.wire import external_factory
-
-    factory = stack.enter_context(external_factory(command))  # stops the peers
-    return dataset, grid, factory, external_spec(command)
+    return dataset, grid, chosen.factory, chosen.spec
 
 
 def check_split(dataset: Any, split: str) -> None:

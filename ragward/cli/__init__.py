@@ -22,19 +22,19 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from ragward.bench.command import main as bench_main
+    from ragward.cli.bench import main as bench_main
 
     return bench_main(args.options, prog="ragward bench")  # its own parser reads them
 
 
 def _parser() -> argparse.ArgumentParser:
     # Imported here: a command that does not need them (metrics) does not load them.
-    from ragward.conform import add_conform_parser
-    from ragward.engines.command import add_engines_parser
-    from ragward.evals.eval_command import add_eval_parser
-    from ragward.evals.gate_command import add_gate_parser
-    from ragward.evals.metrics_cli import add_metrics_parser
-    from ragward.evals.tune import add_tune_parser
+    from ragward.cli.conform import add_conform_parser
+    from ragward.cli.engines import add_engines_parser
+    from ragward.cli.evaluate import add_eval_parser
+    from ragward.cli.gate import add_gate_parser
+    from ragward.cli.metrics import add_metrics_parser
+    from ragward.cli.tune import add_tune_parser
 
     parser = argparse.ArgumentParser(
         prog="ragward",
@@ -76,7 +76,7 @@ def _main(argv: list[str]) -> int:
     if argv[:1] == ["metrics"]:
         # trec_eval's job, often run in loops: its own parser (the same arguments and
         # messages), without importing the rest of ragward.
-        from ragward.evals.metrics_cli import parse_arguments, run_metrics
+        from ragward.cli.metrics import parse_arguments, run_metrics
 
         metrics = parse_arguments(argv[1:])
         return run_guarded("metrics", lambda: run_metrics(metrics))
