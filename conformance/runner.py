@@ -11,7 +11,7 @@ import threading
 import time
 import traceback
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +35,7 @@ __all__ = [
     "SHRINK_BUDGETS",
     "SHRINK_STEPS_PER_EXAMPLE",
     "Report",
+    "Step",
     "Verdict",
     "replay",
     "run_conformance",
@@ -75,6 +76,18 @@ class Verdict:
     replay: str = ""
     #: Cases hypothesis ran while shrinking a failure, after the ``examples``.
     shrink_steps: int = 0
+
+
+@dataclass(frozen=True)
+class Step:
+    """Where a run is, for a progress display: invariant ``number`` of ``total`` is
+    starting (``verdict`` None) or has ended, after ``seconds``."""
+
+    number: int
+    total: int
+    invariant_id: str
+    verdict: Verdict | None = None
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -378,8 +391,10 @@ def run_conformance(
     shrink: bool = True,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
     shrink_budget: float | None = None,
+    progress: Callable[[Step], None] | None = None,
 ) -> Report:
-    """Run every registered invariant (or those in ``select``) against ``factory``."""
+    """Run every registered invariant (or those in ``select``) against ``factory``;
+    ``progress`` is told when each starts and ends."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 
     chosen = list(REGISTRY.values())
@@ -390,8 +405,12 @@ def run_conformance(
             raise ValueError(f"unknown invariant id(s): {', '.join(unknown)}")
         chosen = [inv for inv in chosen if inv.id in wanted]
     chosen.sort(key=lambda inv: (LEVELS.index(inv.level), inv.id))
-    verdicts = tuple(
-        run_invariant(
+    verdicts = []
+    for number, inv in enumerate(chosen, 1):
+        if progress is not None:
+            progress(Step(number, len(chosen), inv.id))
+        started = time.monotonic()
+        verdict = run_invariant(
             inv,
             factory,
             profile=profile,
@@ -400,12 +419,13 @@ def run_conformance(
             call_timeout=call_timeout,
             shrink_budget=shrink_budget,
         )
-        for inv in chosen
-    )
+        verdicts.append(verdict)
+        if progress is not None:
+            progress(Step(number, len(chosen), inv.id, verdict, time.monotonic() - started))
     return Report(
         name or getattr(factory, "__qualname__", repr(factory)),
         profile,
-        verdicts,
+        tuple(verdicts),
         selection=None if select is None else tuple(inv.id for inv in chosen),
     )
 

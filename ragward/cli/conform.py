@@ -16,7 +16,6 @@ import argparse
 import contextlib
 import shlex
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,7 @@ from ragward.parsing import Unparsable, parse_json
 
 if TYPE_CHECKING:
     from ragward.conformance.contract import Factory
-    from ragward.conformance.runner import Report
+    from ragward.conformance.runner import Report, Step
 
 __all__ = ["add_conform_parser", "run_conform"]
 
@@ -185,38 +184,47 @@ def _run(
     call_timeout: float,
     shrink_budget: float | None = None,
 ) -> Report:
-    """Run ``chosen``, showing progress on stderr: a line that rewrites itself on a
-    terminal, one line per finished invariant elsewhere (a CI log)."""
-    from ragward.conformance.invariant import REGISTRY
-    from ragward.conformance.runner import Report, run_invariant
+    """Run ``chosen``, showing progress on stderr."""
+    from ragward.conformance.runner import run_conformance
 
-    verdicts = []
-    live = sys.stderr.isatty()
-    for number, invariant_id in enumerate(chosen, 1):
-        if live:
-            print(
-                f"\r\033[Kconform [{number}/{len(chosen)}] {invariant_id}", end="", file=sys.stderr
-            )
-        started = time.monotonic()
-        verdict = run_invariant(
-            REGISTRY[invariant_id],
+    show = _ProgressLine(live=sys.stderr.isatty())
+    try:
+        return run_conformance(
             factory,
             profile=profile,
+            select=chosen,
+            name=name,
             replay_hint=hint,
             call_timeout=call_timeout,
             shrink_budget=shrink_budget,
+            progress=show,
         )
-        verdicts.append(verdict)
-        if not live:
+    finally:
+        show.close()
+
+
+class _ProgressLine:
+    """A line that rewrites itself on a terminal; one line per ended invariant elsewhere
+    (a CI log)."""
+
+    def __init__(self, live: bool) -> None:
+        self.live = live
+
+    def __call__(self, step: Step) -> None:
+        where = f"conform [{step.number}/{step.total}] {step.invariant_id}"
+        if self.live and step.verdict is None:
+            print(f"\r\033[K{where}", end="", file=sys.stderr)
+        elif not self.live and step.verdict is not None:
             print(
-                f"conform [{number}/{len(chosen)}] {invariant_id} {verdict.status} "
-                f"({verdict.examples} examples, {time.monotonic() - started:.1f} s)",
+                f"{where} {step.verdict.status} "
+                f"({step.verdict.examples} examples, {step.seconds:.1f} s)",
                 file=sys.stderr,
                 flush=True,
             )
-    if live:
-        print("\r\033[K", end="", file=sys.stderr, flush=True)
-    return Report(name, profile, tuple(verdicts))
+
+    def close(self) -> None:
+        if self.live:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 def _to_json(report: Report) -> str:

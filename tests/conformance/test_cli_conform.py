@@ -334,3 +334,23 @@ def test_a_counterexample_is_the_case_the_adapter_was_sent(
     example = "example" if entry["examples"] == 1 else "examples"
     assert f"found after {entry['examples']} {example}, shrunk in " in out
     assert 'policy: mode="lexical"' in out
+
+
+def test_the_kit_tells_its_caller_when_each_invariant_starts_and_ends() -> None:
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+    from ragward.conformance.invariant import REGISTRY
+    from ragward.conformance.runner import Step, run_conformance
+    from ragward.engines.reference import reference_factory
+
+    two = sorted(i for i in REGISTRY if i.startswith("ISO-"))[:2]
+    steps: list[Step] = []
+    report = run_conformance(reference_factory, select=two, progress=steps.append)
+    ids = [v.id for v in report.verdicts]
+    assert [(s.number, s.total, s.invariant_id, s.verdict is None) for s in steps] == [
+        (1, 2, ids[0], True),
+        (1, 2, ids[0], False),
+        (2, 2, ids[1], True),
+        (2, 2, ids[1], False),
+    ]
+    assert tuple(s.verdict for s in steps if s.verdict is not None) == report.verdicts
+    assert all(s.seconds >= 0 for s in steps)
