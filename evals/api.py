@@ -16,18 +16,27 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from ragward.errors import InputError
 from ragward.evals.grid import Grid, RetrievalSetting, default_grid
+from ragward.evals.grid_size import SizeLimits
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.measures import RunScores, evaluate_run, measure_name, parse_measures
 from ragward.evals.records import Dataset
-from ragward.evals.runner import run_grid
+from ragward.evals.runner import GridOutcome
 from ragward.evals.scoring import score_outcome
 
-__all__ = ["Evaluation", "SettingResult", "evaluate", "score_run"]
+__all__ = [
+    "Evaluation",
+    "FittedRun",
+    "SettingResult",
+    "check_split",
+    "evaluate",
+    "run_fitted",
+    "score_run",
+]
 
 Run = Mapping[str, Mapping[str, float]] | Mapping[str, Sequence[str]]
 
@@ -86,12 +95,19 @@ class SettingResult:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Every setting of a grid, evaluated on one split."""
+    """Every setting of a grid, evaluated on one split.
+
+    ``grid`` is the grid as run: fitted to what the implementation declares, ``dropped``
+    saying what fitting left out (one line each).
+    """
 
     dataset: str
     split: str
     grid: Grid
     settings: tuple[SettingResult, ...]
+    dropped: tuple[str, ...]
+    report: dict[str, Any] = field(repr=False, compare=False)  # results.json's content
+    outcome: GridOutcome = field(repr=False, compare=False)  # every answer, for TREC runs
 
     def __iter__(self) -> Iterator[SettingResult]:
         return iter(self.settings)
@@ -115,6 +131,71 @@ class Evaluation:
         return max(enumerate(self.settings), key=lambda item: (item[1].means[name], -item[0]))[1]
 
 
+def check_split(dataset: Dataset, split: str) -> None:
+    """Refuse a split that would give a report of zeros: absent, empty, or judging no
+    document relevant (every ranking measure is then 0, whatever the system does)."""
+    if split not in dataset.qrels:
+        known = ", ".join(sorted(dataset.qrels))
+        raise InputError(f"split {split!r} has no qrels in {dataset.name} (it has: {known})")
+    source = dataset.sources.get(f"qrels:{split}", f"qrels of split {split}")
+    judged = dataset.qrels[split]
+    if not judged:
+        raise InputError(f"{source}: no judgements: split {split!r} is empty")
+    if not any(grade > 0 for docs in judged.values() for grade in docs.values()):
+        raise InputError(
+            f"{source}: no query of split {split!r} has a relevant document (grade > 0), "
+            "so every ranking measure would be 0"
+        )
+
+
+@dataclass(frozen=True)
+class FittedRun:
+    """A grid run on some splits: the grid as fitted, what fitting dropped, the answers."""
+
+    grid: Grid
+    dropped: tuple[str, ...]
+    outcome: GridOutcome
+
+
+def run_fitted(
+    dataset: Dataset,
+    grid: Grid,
+    factory: Callable[..., Any],
+    *,
+    splits: tuple[str, ...],
+    name: str,
+    reuse: bool = True,
+    progress: TextIO | None = None,
+    limits: SizeLimits | None = None,
+    grid_name: str = "the grid",
+    on_fit: Callable[[tuple[str, ...]], None] | None = None,
+) -> FittedRun:
+    """Check ``splits``, fit ``grid`` to what ``factory``'s systems declare (``on_fit`` is
+    told what was dropped, before any index is built), refuse a run bigger than ``limits``,
+    then answer every query of ``splits`` under every setting."""
+    from ragward.evals.grid_size import check_memory
+    from ragward.evals.runner import run_grid  # looked up per call: tests replace it
+    from ragward.evals.systems import fit_grid
+
+    for split in splits:
+        check_split(dataset, split)
+    grid, dropped = fit_grid(grid, factory, name)
+    if on_fit is not None:
+        on_fit(tuple(dropped))
+    if limits is not None:
+        check_memory(grid, dataset, splits, grid_name, limits)
+    outcome = run_grid(
+        dataset,
+        grid,
+        factory,
+        splits=splits,
+        name=name,
+        reuse=reuse,
+        stream=progress if progress is not None else io.StringIO(),
+    )
+    return FittedRun(grid, tuple(dropped), outcome)
+
+
 def evaluate(
     dataset: Dataset,
     factory: Callable[..., Any] | None = None,
@@ -123,32 +204,51 @@ def evaluate(
     split: str | None = None,
     measures: Sequence[str] | None = None,
     progress: TextIO | None = None,
+    name: str | None = None,
+    reuse: bool = True,
+    limits: SizeLimits | None = None,
+    grid_name: str = "the grid",
+    on_fit: Callable[[tuple[str, ...]], None] | None = None,
 ) -> Evaluation:
     """Evaluate an implementation over every setting of ``grid`` on ``split``.
 
     ``factory`` builds the implementation (the reference when None), as ``--impl`` names
-    it; ``grid`` defaults to the packaged default grid, ``split`` to the grid's, and
-    ``measures``, when given, replaces the grid's. Progress bars go to ``progress``
-    (nowhere by default).
+    it, and ``name`` is how reports name it; ``grid`` defaults to the packaged default
+    grid, fitted to what the implementation declares (see :func:`run_fitted`), ``split``
+    to the grid's, and ``measures``, when given, replaces the grid's. Progress bars go to
+    ``progress`` (nowhere by default). This is what ``ragward eval`` runs.
     """
     from ragward.engines.reference import reference_factory
+    from ragward.evals.report import build_results
 
     grid = grid or default_grid()
     if measures is not None:
         names = tuple(dict.fromkeys(m.name for m in parse_measures(measures)))
         grid = replace(grid, measures=names)
     split = split or grid.split
-    if split not in dataset.qrels:
-        known = ", ".join(sorted(dataset.qrels))
-        raise InputError(f"split {split!r} has no qrels in {dataset.name} (it has: {known})")
-    outcome = run_grid(
+    if name is None:
+        name = getattr(factory, "__name__", "implementation") if factory else "reference"
+    run = run_fitted(
         dataset,
         grid,
         factory or reference_factory,
         splits=(split,),
-        name=getattr(factory, "__name__", "implementation") if factory else "reference",
-        stream=progress if progress is not None else io.StringIO(),
+        name=name,
+        reuse=reuse,
+        progress=progress,
+        limits=limits,
+        grid_name=grid_name,
+        on_fit=on_fit,
     )
-    scores, _ = score_outcome(outcome, dataset, grid, split)
+    scores, gold = score_outcome(run.outcome, dataset, run.grid, split)
     results = tuple(SettingResult(s.setting, s.means, s.per_query, s.grounding) for s in scores)
-    return Evaluation(dataset.name, split, grid, results)
+    report = build_results(
+        dataset=dataset,
+        grid=run.grid,
+        split=split,
+        implementation=name,
+        outcome=run.outcome,
+        scores=scores,
+        gold=gold,
+    )
+    return Evaluation(dataset.name, split, run.grid, results, run.dropped, report, run.outcome)

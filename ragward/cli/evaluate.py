@@ -88,16 +88,6 @@ def size_limits(args: argparse.Namespace) -> Any:
     return SizeLimits(args.max_settings or MAX_SETTINGS, memory)
 
 
-def check_run_size(
-    args: argparse.Namespace, grid: Any, dataset: Any, splits: tuple[str, ...]
-) -> None:
-    """Refuse, before any index is built, a run estimated to need more memory than
-    ``--max-memory`` allows (:mod:`ragward.evals.grid_size`)."""
-    from ragward.evals.grid_size import check_memory
-
-    check_memory(grid, dataset, splits, _grid_name(args), size_limits(args))
-
-
 def _grid_name(args: argparse.Namespace) -> str:
     return str(args.grid) if args.grid else "the default grid"
 
@@ -178,23 +168,6 @@ def prepare(
     return dataset, grid, chosen.factory, chosen.spec
 
 
-def check_split(dataset: Any, split: str) -> None:
-    """Refuse a split that would give a report of zeros: absent, empty, or judging no
-    document relevant (every ranking measure is then 0, whatever the system does)."""
-    if split not in dataset.qrels:
-        known = ", ".join(sorted(dataset.qrels))
-        raise InputError(f"split {split!r} has no qrels in {dataset.name} (it has: {known})")
-    source = dataset.sources.get(f"qrels:{split}", f"qrels of split {split}")
-    judged = dataset.qrels[split]
-    if not judged:
-        raise InputError(f"{source}: no judgements: split {split!r} is empty")
-    if not any(grade > 0 for docs in judged.values() for grade in docs.values()):
-        raise InputError(
-            f"{source}: no query of split {split!r} has a relevant document (grade > 0), "
-            "so every ranking measure would be 0"
-        )
-
-
 def check_trec_ids(dataset: Any, split: str) -> None:
     """Refuse, before the run, an id a TREC file cannot hold (``--trec`` writes them all)."""
     from ragward.evals.trec import field_problem
@@ -209,20 +182,6 @@ def check_trec_ids(dataset: Any, split: str) -> None:
             raise InputError(f"--trec: document {problem}; leave out --trec or rename it")
 
 
-def fitted(grid: Any, factory: Callable[..., Any], name: str, command: str) -> Any:
-    """``grid`` fitted to what the implementation declares, saying on one line what was
-    dropped (see :func:`ragward.evals.systems.fit_grid`)."""
-    from ragward.evals.systems import fit_grid
-
-    grid, dropped = fit_grid(grid, factory, name)
-    if dropped:
-        print(
-            f"ragward {command}: grid fitted to {name}: dropped {'; '.join(dropped)}",
-            file=sys.stderr,
-        )
-    return grid
-
-
 def run_eval(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
@@ -230,9 +189,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: float) -> int:
-    from ragward.evals.report import REPORT_MARKER, build_results, table, trec_files, write_report
-    from ragward.evals.runner import run_grid
-    from ragward.evals.scoring import score_outcome
+    from ragward.evals.api import check_split, evaluate
+    from ragward.evals.report import REPORT_MARKER, table, trec_files, write_report
     from ragward.outputs import check_directory
 
     if args.out is not None:  # before the dataset loads, which can take minutes
@@ -244,29 +202,20 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
     check_directory(out, "--out", REPORT_MARKER)
     if args.trec:
         check_trec_ids(dataset, split)
-    grid = fitted(grid, factory, name, "eval")
-    check_run_size(args, grid, dataset, (split,))
-    stream = _progress_stream(args)
-    outcome = run_grid(
+    evaluation = evaluate(
         dataset,
-        grid,
         factory,
-        splits=(split,),
-        name=name,
-        reuse=not args.no_reuse,
-        stream=stream,
-    )
-    scores, gold = score_outcome(outcome, dataset, grid, split)
-    results = build_results(
-        dataset=dataset,
         grid=grid,
         split=split,
-        implementation=name,
-        outcome=outcome,
-        scores=scores,
-        gold=gold,
+        progress=_progress_stream(args),
+        name=name,
+        reuse=not args.no_reuse,
+        limits=size_limits(args),
+        grid_name=_grid_name(args),
+        on_fit=said_fitted(name, "eval"),
     )
-    extra = trec_files(dataset, split, outcome) if args.trec else None
+    results = evaluation.report
+    extra = trec_files(dataset, split, evaluation.outcome) if args.trec else None
     written = write_report(out, results, extra)
     print(table(results))
     print()
@@ -276,11 +225,24 @@ def _evaluate(args: argparse.Namespace, stack: contextlib.ExitStack, started: fl
     print(f"wrote {', '.join(str(p) for p in shown)}{more}")
     elapsed = time.perf_counter() - started
     print(
-        f"{len(scores)} settings, {len(grid.indexes)} indexes, {elapsed:.1f} s",
+        f"{len(evaluation)} settings, {len(evaluation.grid.indexes)} indexes, {elapsed:.1f} s",
         file=sys.stderr,
     )
     print_encoding(sys.stderr)
     return 0
+
+
+def said_fitted(name: str, command: str) -> Callable[[tuple[str, ...]], None]:
+    """What prints, on one line, what fitting the grid to ``name`` dropped."""
+
+    def say(dropped: tuple[str, ...]) -> None:
+        if dropped:
+            print(
+                f"ragward {command}: grid fitted to {name}: dropped {'; '.join(dropped)}",
+                file=sys.stderr,
+            )
+
+    return say
 
 
 def print_encoding(stream: Any) -> None:

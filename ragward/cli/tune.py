@@ -71,14 +71,8 @@ def run_tune(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
-    from ragward.cli.evaluate import (
-        _progress_stream,
-        check_run_size,
-        check_split,
-        fitted,
-        prepare,
-    )
-    from ragward.evals.runner import run_grid
+    from ragward.cli.evaluate import _grid_name, _progress_stream, prepare, said_fitted, size_limits
+    from ragward.evals.api import check_split, run_fitted
     from ragward.outputs import check_directory
 
     if args.tune_split == args.report_split:
@@ -95,21 +89,22 @@ def _tune(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         )
     out = args.out if args.out is not None else Path("reports") / f"{grid.name}-tune"
     check_directory(out, "--out", TUNE_REPORT)
-    grid = fitted(grid, factory, name, "tune")
-    check_run_size(args, grid, dataset, (args.tune_split, args.report_split))
-    outcome = run_grid(
+    run = run_fitted(
         dataset,
         grid,
         factory,
         splits=(args.tune_split, args.report_split),
         name=name,
         reuse=not args.no_reuse,
-        stream=_progress_stream(args),
+        progress=_progress_stream(args),
+        limits=size_limits(args),
+        grid_name=_grid_name(args),
+        on_fit=said_fitted(name, "tune"),
     )
     tuning = tune_outcome(
-        outcome,
+        run.outcome,
         dataset,
-        grid,
+        run.grid,
         name,
         tune_split=args.tune_split,
         report_split=args.report_split,

@@ -112,7 +112,7 @@ def test_a_named_reranker_is_built_into_its_own_system(tmp_path: Path) -> None:
     assert fake.calls > 0  # the reranked setting went through the fake
 
 
-def test_a_grid_naming_a_reranker_needs_a_factory_that_takes_one(tmp_path: Path) -> None:
+def test_a_grid_naming_a_reranker_is_fitted_to_a_factory_that_takes_none(tmp_path: Path) -> None:
     dataset = load_dataset(write_dataset(tmp_path / "data"))
     (tmp_path / "grid.toml").write_text(GRID, encoding="utf-8")
 
@@ -121,8 +121,9 @@ def test_a_grid_naming_a_reranker_needs_a_factory_that_takes_one(tmp_path: Path)
             max_tokens=max_tokens, overlap_tokens=overlap_tokens, embedder=embedder
         )
 
-    with pytest.raises(InputError, match="takes no reranker keyword"):
-        evaluate(dataset, plain, grid=load_grid(tmp_path / "grid.toml"))
+    evaluation = evaluate(dataset, plain, grid=load_grid(tmp_path / "grid.toml"))
+    assert any("(it takes no reranker)" in line for line in evaluation.dropped)
+    assert all("rerank-reverse" not in s.id for s in evaluation)  # fitted, as ragward eval does
 
 
 def test_a_grounding_checker_decides_the_harness_verdicts(tmp_path: Path) -> None:
