@@ -1,12 +1,18 @@
 """Generate the bundled labelled set ``datasets/tidewater/`` (see its README.md).
 
-The content lives in ``tools/tidewater/`` as prose templates and parameter tables; this
-script renders it, validates every rule of the set and writes the files. The output is
-deterministic: running it again rewrites the same bytes.
+The content lives in ``tools/tidewater/data/`` as data files (TOML for documents,
+questions, people and the tables of templated families; markdown for the data card's
+prose; ``set.toml`` says which files, in which order); the small builder in
+``tools/tidewater/`` reads them, renders the documents, validates every rule of the set and
+writes the files. The output is deterministic: running it again rewrites the same bytes.
 
     python tools/gen_tidewater.py                 # rewrite datasets/tidewater/
     python tools/gen_tidewater.py --out DIR       # write the set into DIR instead
+    python tools/gen_tidewater.py --data DIR      # read the content from DIR instead
     python tools/gen_tidewater.py --check         # also score the reference retriever
+
+Exit codes: 0 written; 1 the content breaks a rule of the set (every problem listed); 2 a
+data file is malformed (one line naming the file, the entry and the field).
 """
 
 from __future__ import annotations
@@ -16,17 +22,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tidewater.build import (
-    Question,
-    Rendered,
-    all_query_specs,
-    all_specs,
-    number_queries,
-    render_doc,
-)
+from tidewater.build import Question, Rendered, number_queries, render_doc
 from tidewater.claims import NumberedClaim, plan
+from tidewater.content import DATA, load
+from tidewater.fields import DataError
 from tidewater.markup import MarkupError
-from tidewater.people import ROSTER
 from tidewater.validate import DatasetError, check_claims, check_docs, check_queries
 from tidewater.write import render_files
 
@@ -43,15 +43,17 @@ class Generated:
     files: dict[str, str]
 
 
-def generate() -> Generated:
-    """Render and validate the set; raise :class:`DatasetError` on a broken rule."""
-    docs = [render_doc(spec) for spec in all_specs()]
+def generate(data: Path = DATA) -> Generated:
+    """Read, render and validate the set; raise :class:`DataError` or :class:`MarkupError` on
+    a malformed data file, :class:`DatasetError` on a broken rule."""
+    content = load(data)
+    docs = [render_doc(spec) for spec in content.docs]
     check_docs(docs)
-    questions = number_queries(all_query_specs())
+    questions = number_queries(content.questions)
     check_queries(questions, docs)
-    claims = plan(docs, ROSTER)
-    check_claims(claims, docs)
-    return Generated(docs, questions, claims, render_files(docs, questions, claims))
+    claims = plan(docs, content)
+    check_claims(claims, docs, content.now_tick)
+    return Generated(docs, questions, claims, render_files(content, docs, questions, claims))
 
 
 def write(files: dict[str, str], out: Path) -> None:
@@ -65,13 +67,17 @@ def write(files: dict[str, str], out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="directory to write")
+    parser.add_argument("--data", type=Path, default=DATA, help="directory of the content")
     parser.add_argument(
         "--check", action="store_true", help="score the reference retriever on the test split"
     )
     args = parser.parse_args(argv)
     try:
-        generated = generate()
-    except (DatasetError, MarkupError) as error:
+        generated = generate(args.data)
+    except (DataError, MarkupError) as error:
+        print(f"gen_tidewater: {error}", file=sys.stderr)
+        return 2
+    except DatasetError as error:
         print(f"gen_tidewater: {error}", file=sys.stderr)
         return 1
     write(generated.files, args.out)

@@ -1,29 +1,10 @@
-"""From the content modules' declarations to records: versions rendered, ids assigned."""
+"""From the declared documents and questions to records: versions rendered, ids assigned."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tidewater import (
-    advisory_deals,
-    advisory_mandates,
-    advisory_policies,
-    advisory_queries,
-    distractors,
-    fresh_docs,
-    fresh_queries,
-    retail_cases,
-    retail_policies,
-    retail_products,
-    retail_queries,
-    shared,
-    wholesale_cases,
-    wholesale_clients,
-    wholesale_levfin,
-    wholesale_policies,
-    wholesale_queries,
-)
 from tidewater.markup import MarkupError, render
 from tidewater.model import DocSpec, QuerySpec
 
@@ -68,40 +49,6 @@ class Question:
     spec: QuerySpec
 
 
-def all_specs() -> list[DocSpec]:
-    """Every document, in a fixed order."""
-    return [
-        *wholesale_policies.DOCS,
-        *wholesale_cases.DOCS,
-        *wholesale_clients.DOCS,
-        *wholesale_levfin.DOCS,
-        *retail_policies.DOCS,
-        *retail_products.DOCS,
-        *retail_cases.DOCS,
-        *advisory_deals.DOCS,
-        *advisory_policies.DOCS,
-        *advisory_mandates.DOCS,
-        *shared.DOCS,
-        *distractors.DOCS,
-        *fresh_docs.DOCS,
-    ]
-
-
-def all_query_specs() -> list[QuerySpec]:
-    """Every question, in a fixed order."""
-    return [
-        *wholesale_queries.QUERIES,
-        *wholesale_cases.QUERIES,
-        *wholesale_clients.QUERIES,
-        *retail_queries.QUERIES,
-        *retail_cases.QUERIES,
-        *advisory_queries.QUERIES,
-        *advisory_mandates.QUERIES,
-        *shared.QUERIES,
-        *fresh_queries.QUERIES,
-    ]
-
-
 def render_doc(spec: DocSpec) -> Rendered:
     """Render every version of ``spec``; a malformed source names the document."""
     versions: list[Version] = []
@@ -109,7 +56,8 @@ def render_doc(spec: DocSpec) -> Rendered:
         try:
             text, spans = render(spec.source, values)
         except MarkupError as error:
-            raise MarkupError(f"{spec.tenant}/{spec.doc_id} v{number}: {error}") from None
+            where = f"{spec.origin}: " if spec.origin else ""
+            raise MarkupError(f"{where}{spec.tenant}/{spec.doc_id} v{number}: {error}") from None
         versions.append(Version(number, tick, text, spans))
     return Rendered(spec, tuple(versions))
 

@@ -10,22 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tidewater.build import Rendered, split_of
-from tidewater.model import Asker
-from tidewater.no_evidence import CLAIMS as NO_EVIDENCE
-
-#: How many claims of each kind to keep (all candidates when there are fewer).
-QUOTAS: dict[str, int] = {
-    "verbatim": 58,
-    "paraphrase": 56,
-    "fabrication": 60,
-    "invisible": 34,
-    "superseded": 30,
-}
+from tidewater.content import Content
+from tidewater.model import CLAIM_KINDS, Asker
 
 SUPPORTED_KINDS = frozenset({"verbatim", "paraphrase"})
-
-#: When every claim is checked: after the newest version in the set.
-CLAIM_TICK = 1000
 
 
 @dataclass(frozen=True)
@@ -73,7 +61,7 @@ def _viewers(doc: Rendered, roster: Sequence[Asker], *, see: bool) -> list[Asker
 
 def candidates(docs: Sequence[Rendered], roster: Sequence[Asker]) -> dict[str, list[PlannedClaim]]:
     """Every claim each fact could back, by kind, in document and fact order."""
-    out: dict[str, list[PlannedClaim]] = {kind: [] for kind in QUOTAS}
+    out: dict[str, list[PlannedClaim]] = {kind: [] for kind in CLAIM_KINDS}
     turn = 0
     for doc in docs:
         spec = doc.spec
@@ -154,13 +142,13 @@ def spread_by_tenant(items: Sequence[PlannedClaim], count: int) -> list[PlannedC
     return [item for item in items if id(item) in picked]
 
 
-def plan(docs: Sequence[Rendered], roster: Sequence[Asker]) -> list[NumberedClaim]:
+def plan(docs: Sequence[Rendered], content: Content) -> list[NumberedClaim]:
     """The claims of the set, numbered, with splits assigned within each kind."""
-    pool = candidates(docs, roster)
+    pool = candidates(docs, content.roster.askers)
     chosen: list[PlannedClaim] = []
-    for kind, quota in QUOTAS.items():
-        chosen.extend(spread_by_tenant(pool[kind], quota))
-    for extra in NO_EVIDENCE:
+    for kind in CLAIM_KINDS:
+        chosen.extend(spread_by_tenant(pool[kind], content.quotas[kind]))
+    for extra in content.no_evidence:
         chosen.append(PlannedClaim("no-evidence", extra.claim, extra.asker, extra.query, ()))
     # Interleave kinds by source order so the file reads as a mixed stream, not in blocks.
     order = {id(claim): index for index, claim in enumerate(chosen)}

@@ -1,11 +1,16 @@
-"""What the content modules declare: askers, documents with marked facts, questions."""
+"""What the data files declare: askers, documents with marked facts, questions."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from tidewater.fields import DataError
+
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
+
+#: The kinds of claim a marked fact can back, in the order they are drawn.
+CLAIM_KINDS: tuple[str, ...] = ("verbatim", "paraphrase", "fabrication", "invisible", "superseded")
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,7 @@ class DocSpec:
     barrier: str | None = None
     doc_type: str = "policy"
     facts: Mapping[str, FactInfo] = field(default_factory=dict)
+    origin: str = ""  # the data file it was read from, for messages
 
 
 @dataclass(frozen=True)
@@ -98,53 +104,23 @@ class NoEvidenceClaim:
     query: str | None = None
 
 
-def doc(
-    tenant: str,
-    doc_id: str,
-    title: str,
-    classification: str,
-    source: str,
-    *,
-    tick: int = 0,
-    versions: tuple[tuple[int, Mapping[str, str]], ...] = (),
-    barrier: str | None = None,
-    doc_type: str = "policy",
-    facts: Mapping[str, FactInfo] | None = None,
-) -> DocSpec:
-    """A :class:`DocSpec`; give ``tick`` for a single version, ``versions`` otherwise."""
-    return DocSpec(
-        tenant=tenant,
-        doc_id=doc_id,
-        title=title,
-        classification=classification,
-        source=source,
-        versions=versions or ((tick, {}),),
-        barrier=barrier,
-        doc_type=doc_type,
-        facts=facts or {},
-    )
+@dataclass(frozen=True)
+class Family:
+    """What one data file adds to the set: documents, questions, or both."""
+
+    docs: tuple[DocSpec, ...] = ()
+    questions: tuple[QuerySpec, ...] = ()
 
 
-def fact(
-    paraphrase: str | None = None,
-    distortion: str | None = None,
-    question: str | None = None,
-    *,
-    private: bool = False,
-) -> FactInfo:
-    """Shorthand for :class:`FactInfo`."""
-    return FactInfo(paraphrase, distortion, question, private)
+@dataclass(frozen=True)
+class Roster:
+    """The askers of the set, in the order of ``people.toml``, and by handle (``w-analyst``)."""
 
+    askers: tuple[Asker, ...]
+    by_handle: Mapping[str, Asker]
 
-def ask(
-    text: str,
-    asker: Asker,
-    judged: Mapping[str, int],
-    *,
-    kind: str,
-    now: int = 1000,
-    stale: int | None = None,
-    hidden: tuple[str, ...] = (),
-) -> QuerySpec:
-    """Shorthand for :class:`QuerySpec`."""
-    return QuerySpec(text, asker, dict(judged), now, kind, stale, hidden)
+    def pick(self, handle: str, where: str) -> Asker:
+        """The asker called ``handle``; an unknown handle is a :class:`DataError`."""
+        if handle not in self.by_handle:
+            raise DataError(f"{where}: no asker {handle!r} in people.toml")
+        return self.by_handle[handle]

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from tidewater.build import TENANTS, Question, Rendered
-from tidewater.claims import CLAIM_TICK, NumberedClaim
+from tidewater.claims import NumberedClaim
 from tidewater.model import CLASSIFICATIONS, Asker
 
 #: The minimums the issue asks for.
@@ -154,7 +154,9 @@ def check_queries(questions: Sequence[Question], docs: Sequence[Rendered]) -> No
     _fail(problems)
 
 
-def check_claims(claims: Sequence[NumberedClaim], docs: Sequence[Rendered]) -> None:
+def check_claims(
+    claims: Sequence[NumberedClaim], docs: Sequence[Rendered], claim_tick: int
+) -> None:
     problems: list[str] = []
     index = {d.key: d for d in docs}
     ids = Counter(c.claim_id for c in claims)
@@ -199,6 +201,6 @@ def check_claims(claims: Sequence[NumberedClaim], docs: Sequence[Rendered]) -> N
     if len(claims) < MIN_CLAIMS:
         problems.append(f"{len(claims)} claims, want at least {MIN_CLAIMS}")
     newest = max(v.tick for d in docs for v in d.versions)
-    if newest >= CLAIM_TICK:
-        problems.append(f"claims are checked at tick {CLAIM_TICK}, before version tick {newest}")
+    if newest >= claim_tick:
+        problems.append(f"claims are checked at tick {claim_tick}, before version tick {newest}")
     _fail(problems)

@@ -6,7 +6,8 @@ import json
 from collections.abc import Sequence
 
 from tidewater.build import Question, Rendered
-from tidewater.claims import CLAIM_TICK, NumberedClaim
+from tidewater.claims import NumberedClaim
+from tidewater.content import Content
 from tidewater.readme import data_card
 
 SPLITS: tuple[str, ...] = ("train", "test")
@@ -70,7 +71,7 @@ def qrels(questions: Sequence[Question], split: str) -> str:
     return "".join(lines)
 
 
-def claims(numbered: Sequence[NumberedClaim]) -> str:
+def claims(numbered: Sequence[NumberedClaim], now_tick: int) -> str:
     out: list[str] = []
     for c in numbered:
         p = c.planned
@@ -84,7 +85,7 @@ def claims(numbered: Sequence[NumberedClaim]) -> str:
         }
         if p.query:
             record["query"] = p.query
-        record["now_tick"] = CLAIM_TICK
+        record["now_tick"] = now_tick
         record["evidence"] = [
             {"doc_id": e.doc_id, "start": e.start, "end": e.end} for e in p.evidence
         ]
@@ -93,15 +94,18 @@ def claims(numbered: Sequence[NumberedClaim]) -> str:
 
 
 def render_files(
-    docs: Sequence[Rendered], questions: Sequence[Question], numbered: Sequence[NumberedClaim]
+    content: Content,
+    docs: Sequence[Rendered],
+    questions: Sequence[Question],
+    numbered: Sequence[NumberedClaim],
 ) -> dict[str, str]:
     """Relative path -> content of every file of the set."""
     files = {
         "corpus.jsonl": corpus(docs),
         "queries.jsonl": queries(questions),
-        "claims.jsonl": claims(numbered),
+        "claims.jsonl": claims(numbered, content.now_tick),
     }
     for split in SPLITS:
         files[f"qrels/{split}.tsv"] = qrels(questions, split)
-    files["README.md"] = data_card(docs, questions, numbered)
+    files["README.md"] = data_card(content, docs, questions, numbered)
     return files
