@@ -16,7 +16,14 @@ from ragward.errors import InputError, RagwardError
 from ragward.evals.jsonl import read_text
 from ragward.parsing import Unparsable, parse_json
 
-__all__ = ["FORMAT", "LEGACY_FORMATS", "load_results", "measure_range", "read_json"]
+__all__ = [
+    "FORMAT",
+    "LEGACY_FORMATS",
+    "check_results",
+    "load_results",
+    "measure_range",
+    "read_json",
+]
 
 #: The format tag of ``results.json``; 2 added ``fingerprints`` (what the figures were
 #: computed from: :mod:`ragward.evals.fingerprints`) and named an index the implementation
@@ -46,7 +53,11 @@ def read_json(file: Path, what: str) -> Any:
 def load_results(path: Path, role: str) -> dict[str, Any]:
     """A ``results.json`` (or the report directory holding one), checked whole."""
     file = path / "results.json" if path.is_dir() else path
-    data = read_json(file, f"{role} results")
+    return check_results(read_json(file, f"{role} results"), file)
+
+
+def check_results(data: Any, file: Path) -> dict[str, Any]:
+    """``data`` if it is a whole, valid ``results.json`` content; errors name ``file``."""
     if not isinstance(data, dict):
         raise InputError.at(file, None, None, "not a ragward eval results file")
     tag = data.get("format")

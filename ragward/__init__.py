@@ -1,13 +1,85 @@
-"""ragward: conformance and evaluation suite for authorized hybrid retrieval."""
+"""ragward: conformance and evaluation suite for authorized hybrid retrieval.
+
+The three verbs — :func:`conform` (the kit), :func:`evaluate` (the harness) and
+:func:`compare` (the gate) — with :func:`load_dataset` and the contract an adapter meets
+(:class:`RetrievalSystem`, :class:`Capabilities` and the records it speaks). Everything
+else lives in the subpackages: ``ragward.conformance``, ``ragward.evals``,
+``ragward.reference``, ``ragward.engines``, ``ragward.models``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from ragward.errors import BudgetError, InvalidArgument, RagwardError, VersionConflict
 
+if TYPE_CHECKING:
+    from ragward.api import compare, conform, evaluate
+    from ragward.conformance.contract import Capabilities, Factory, RetrievalSystem
+    from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
+    from ragward.conformance.runner import Report
+    from ragward.evals.api import Evaluation
+    from ragward.evals.datasets import load_dataset
+    from ragward.evals.gate import GateResult
+    from ragward.evals.grid import Grid, default_grid, load_grid
+
 __version__ = "0.1.0"
 
+# Each name is imported on first use: ``import ragward`` stays light (``ragward metrics``
+# loads the measures alone; an adapter importing the contract loads no harness).
+_HOME = {
+    "conform": "ragward.api",
+    "evaluate": "ragward.api",
+    "compare": "ragward.api",
+    "load_dataset": "ragward.evals.datasets",
+    "Grid": "ragward.evals.grid",
+    "default_grid": "ragward.evals.grid",
+    "load_grid": "ragward.evals.grid",
+    "Evaluation": "ragward.evals.api",
+    "GateResult": "ragward.evals.gate",
+    "Report": "ragward.conformance.runner",
+    "RetrievalSystem": "ragward.conformance.contract",
+    "Capabilities": "ragward.conformance.contract",
+    "Factory": "ragward.conformance.contract",
+    "Doc": "ragward.conformance.records",
+    "Asker": "ragward.conformance.records",
+    "Policy": "ragward.conformance.records",
+    "Hit": "ragward.conformance.records",
+    "Result": "ragward.conformance.records",
+}
+
 __all__ = [
+    "Asker",
     "BudgetError",
+    "Capabilities",
+    "Doc",
+    "Evaluation",
+    "Factory",
+    "GateResult",
+    "Grid",
+    "Hit",
     "InvalidArgument",
+    "Policy",
     "RagwardError",
+    "Report",
+    "Result",
+    "RetrievalSystem",
     "VersionConflict",
     "__version__",
+    "compare",
+    "conform",
+    "default_grid",
+    "evaluate",
+    "load_dataset",
+    "load_grid",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'ragward' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

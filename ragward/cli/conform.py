@@ -16,7 +16,6 @@ import argparse
 import contextlib
 import shlex
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -103,28 +102,17 @@ def run_conform(args: argparse.Namespace) -> int:
 
 
 def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str) -> int:
-    from ragward.conformance.guard import guarded
-    from ragward.conformance.identity import ImplementationIdentity
-    from ragward.conformance.loading import check_system
-
     chosen = _chosen(args.select)
     if args.json is not None:
         check_file(args.json, "--json")
-    capabilities = check_system(guarded(factory, _call_timeout(args)), name)
     report = _run(
         factory,
         name,
         args.profile,
-        chosen,
+        None if args.select is None else chosen,  # the report says what it was limited to
         _replay_hint(_with_timeout(origin, args.call_timeout), args.profile, args.json),
         _call_timeout(args),
         args.shrink_budget,
-    )
-    # What the JSON report says it is of and what it ran: for the gate to check it
-    report = replace(
-        report,
-        selection=None if args.select is None else tuple(chosen),
-        identity=ImplementationIdentity.of(name, factory, capabilities),
     )
     if args.json is not None:
         write_atomic(args.json, _to_json(report))
@@ -179,17 +167,18 @@ def _run(
     factory: Factory,
     name: str,
     profile: str,
-    chosen: list[str],
+    chosen: list[str] | None,
     hint: str,
     call_timeout: float,
     shrink_budget: float | None = None,
 ) -> Report:
-    """Run ``chosen``, showing progress on stderr."""
-    from ragward.conformance.runner import run_conformance
+    """:func:`ragward.conform` on ``chosen`` (None: every invariant), showing progress on
+    stderr."""
+    from ragward.api import conform
 
     show = _ProgressLine(live=sys.stderr.isatty())
     try:
-        return run_conformance(
+        return conform(
             factory,
             profile=profile,
             select=chosen,

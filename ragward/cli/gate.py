@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -112,9 +111,8 @@ def add_gate_parser(commands: Any) -> None:
 
 
 def run_gate(args: argparse.Namespace) -> int:
-    from ragward.evals.conformance_input import read_conformance
+    from ragward.api import DataChanged, compare
     from ragward.evals.gate_summary import summary
-    from ragward.evals.run_identity import compare_identity
     from ragward.evals.run_results import load_results
     from ragward.outputs import check_file, write_atomic
 
@@ -129,9 +127,25 @@ def run_gate(args: argparse.Namespace) -> int:
     check_file(target, "--summary")
     baseline = load_results(args.baseline, "baseline")
     current = load_results(args.current, "current")
-    identity = compare_identity(baseline, current)
-    if identity.data and not args.allow_data_change:
-        for line in identity.data:
+    _check_tolerated(tolerance, baseline)
+    try:
+        result = compare(
+            baseline,
+            current,
+            conformance=args.conformance,
+            allow_data_change=args.allow_data_change,
+            allow_partial=args.allow_partial,
+            alpha=args.alpha,
+            tolerance=tolerance,
+            default_tolerance=default_tolerance,
+            trials=args.trials,
+            seed=args.seed,
+            settings=args.setting,
+            measures=[m.strip() for item in args.measures for m in item.split(",") if m.strip()],
+            allow_missing=args.allow_missing,
+        )
+    except DataChanged as changed:
+        for line in changed.differences:
             print(f"ragward gate: error: the runs differ in their data: {line}", file=sys.stderr)
         print(
             "ragward gate: error: runs of different data are not compared "
@@ -139,42 +153,10 @@ def run_gate(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    _check_tolerated(tolerance, baseline)
-    conformance = None
-    if args.conformance is not None:
-        conformance = read_conformance(
-            args.conformance, current["fingerprints"]["implementation"], _kit()
-        )
-    result = gate.compare(
-        baseline,
-        current,
-        alpha=args.alpha,
-        tolerance=tolerance,
-        default_tolerance=default_tolerance,
-        trials=args.trials,
-        seed=args.seed,
-        settings=args.setting,
-        measures=[m.strip() for item in args.measures for m in item.split(",") if m.strip()],
-        allow_missing=args.allow_missing,
-    )
-    result = replace(
-        result,
-        identity=identity,
-        conformance=conformance,
-        partial_allowed=args.allow_partial,
-    )
     text = summary(result, alpha=args.alpha, baseline=str(args.baseline), current=str(args.current))
     write_atomic(target, text)
     print(text)
     return 0 if result.passed else 1
-
-
-def _kit() -> frozenset[str]:
-    """The invariant ids of this ragward's kit (test-only ``ZZ-`` ids aside)."""
-    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-    from ragward.conformance.invariant import REGISTRY
-
-    return frozenset(i for i in REGISTRY if not i.startswith("ZZ-"))
 
 
 def _check_tolerated(tolerance: Mapping[str, float], baseline: Mapping[str, Any]) -> None:

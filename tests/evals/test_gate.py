@@ -319,7 +319,7 @@ def test_bad_results_file_is_one_line_and_exit_2(
 
 
 def _report(tmp_path: Path, verdicts: dict[str, str], **changes: Any) -> Path:
-    from ragward.cli.gate import _kit
+    from ragward.api import _kit
 
     kit = sorted(_kit())
     entries = [{"id": i, "verdict": verdicts.get(i, "pass")} for i in kit]
@@ -354,7 +354,7 @@ def test_a_clean_complete_conformance_report_passes(
 def test_a_failed_or_errored_invariant_fails_the_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], verdict: str
 ) -> None:
-    from ragward.cli.gate import _kit
+    from ragward.api import _kit
 
     first = sorted(_kit())[0]
     assert _gated_with(tmp_path, _report(tmp_path, {first: verdict})) == 1
@@ -367,7 +367,7 @@ def test_a_failed_or_errored_invariant_fails_the_gate(
 def test_a_partial_report_fails_unless_allowed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ragward.cli.gate import _kit
+    from ragward.api import _kit
 
     first = sorted(_kit())[0]
     selected = _report(
@@ -413,7 +413,7 @@ def test_a_report_of_another_system_or_layout_is_refused(
 
 
 def test_an_unknown_verdict_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ragward.cli.gate import _kit
+    from ragward.api import _kit
 
     report = _report(tmp_path, {sorted(_kit())[0]: "skipped"})
     capsys.readouterr()
@@ -457,7 +457,7 @@ def _process_case(tmp_path: Path, case: str) -> list[str]:
     elif case in ("errored-invariant", "selected-invariant"):
         write_results(base, _one(GOOD))
         write_results(now, _one(GOOD))
-        from ragward.cli.gate import _kit
+        from ragward.api import _kit
 
         first = sorted(_kit())[0]
         verdicts = {first: "error"} if case == "errored-invariant" else {}

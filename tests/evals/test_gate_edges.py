@@ -213,7 +213,7 @@ def test_compare_refuses_alpha_at_the_ends(alpha: float) -> None:
 def test_the_trials_bounds_are_inclusive(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ragward.evals import gate_command
+    from ragward.cli import gate as gate_command
 
     monkeypatch.setattr(gate_command, "_MAX_TRIALS", 30)
     base = write_results(tmp_path / "base", _one(BASE))
@@ -277,7 +277,7 @@ def test_an_empty_table_of_values_is_refused(
 def test_long_lists_in_the_summary_are_cut(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ragward.cli.gate import _kit
+    from ragward.api import _kit
 
     worse = {q: v - 0.125 for q, v in BASE.items()}
     ids = [f"s{i:02d}" for i in range(23)]
