@@ -31,9 +31,7 @@ from ragward.reference import (
 )
 from ragward.reference.text import tokenize
 
-# ======================================================================================
-# Chunking
-# ======================================================================================
+# -- Chunking --------------------------------------------------------------------------
 
 _WORD = re.compile(r"\S+")
 _HEADING_LINE = re.compile(r"##[ \t]+(\S.*)", re.DOTALL)
@@ -157,9 +155,7 @@ def test_chunking_provenance_coverage_and_size(
                 assert estimate_tokens(shared) <= overlap, (shared, overlap)
 
 
-# ======================================================================================
-# Assembly
-# ======================================================================================
+# -- Assembly --------------------------------------------------------------------------
 
 _SEGMENTS = ("instructions", "tool_schemas", "policy", "memory", "retrieved", "question")
 _STABLE = ("instructions", "tool_schemas", "policy")
@@ -360,9 +356,7 @@ def test_assembly_headers_cannot_be_forged_through_document_text(
     )
 
 
-# ======================================================================================
-# Grounding
-# ======================================================================================
+# -- Grounding -------------------------------------------------------------------------
 
 _VOCAB = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
 _ABSENT = ["omega", "sigma", "kappa", "pmt-771", "x9"]
@@ -454,9 +448,7 @@ def test_grounding_claims_about_nothing_retrieved_are_unsupported(
     assert report.coverage == 0.0
 
 
-# ======================================================================================
-# RRF
-# ======================================================================================
+# -- RRF -------------------------------------------------------------------------------
 
 _ids = st.sampled_from([f"c{i}" for i in range(10)])
 _rankings = st.lists(st.lists(_ids, unique=True, max_size=8), max_size=4)
@@ -504,9 +496,7 @@ def test_rrf_is_score_free_order_free_and_the_sum_formula(
     assert _pairs(reciprocal_rank_fusion(first, k=k, limit=limit)) == _pairs(fused)[:limit]
 
 
-# ======================================================================================
-# Tokens
-# ======================================================================================
+# -- Tokens ----------------------------------------------------------------------------
 
 
 # An independent model of the tokens: maximal runs of letters, digits and inner hyphens,

@@ -63,9 +63,7 @@ def _header_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if _HEADER_LINE.fullmatch(line.strip())]
 
 
-# ======================================================================================
-# RRF
-# ======================================================================================
+# -- RRF -------------------------------------------------------------------------------
 
 
 def _first_and_tenth_vs_third_and_third() -> list[Scored]:
@@ -182,9 +180,7 @@ def test_rrf_rejects_negative_limit_and_duplicates() -> None:
         reciprocal_rank_fusion([[_hit("a"), _hit("a")]])
 
 
-# ======================================================================================
-# BM25 through the authorized retriever
-# ======================================================================================
+# -- BM25 through the authorized retriever ---------------------------------------------
 
 K1, B = 1.5, 0.75
 LEXICAL = RetrievalPolicy(mode="lexical", enable_rerank=False, result_limit=10)
@@ -281,9 +277,7 @@ def test_bm25_cleared_asker_sees_statistics_over_all_four() -> None:
         assert got[chunk_id] == pytest.approx(score, rel=1e-12), chunk_id
 
 
-# ======================================================================================
-# Chunking: citations on whitespace-heavy text
-# ======================================================================================
+# -- Chunking: citations on whitespace-heavy text --------------------------------------
 
 # Offsets: "  Lead  in" 0..10, "\r\n\r\n" 10..14, "## First \r" 14..24, "\n\t" 24..26,
 # "Alpha   beta" 26..38, "\n\n" 38..40, "gamma\t\r" 40..47, "\n" 47, "## Second" 48..57,
@@ -405,9 +399,7 @@ def test_a_section_without_a_body_is_cut_from_its_heading() -> None:
     ]
 
 
-# ======================================================================================
-# Assembly: budget edge cases
-# ======================================================================================
+# -- Assembly: budget edge cases -------------------------------------------------------
 
 # "[instructions]\nCite.\n\n[question]\nWhy?" = 14 + 1 + 5 + 2 + 10 + 1 + 4 = 37 chars
 FIXED_CHARS = 37
@@ -670,9 +662,7 @@ def test_forged_header_in_a_doc_id_is_neutralised() -> None:
     assert _header_lines(ctx.text).count("[question]") == 1, _header_lines(ctx.text)
 
 
-# ======================================================================================
-# Validation: InvalidArgument naming the field and the bad value
-# ======================================================================================
+# -- Validation: InvalidArgument naming the field and the bad value --------------------
 
 
 def _document(**overrides: Any) -> Document:
@@ -837,9 +827,7 @@ def test_valid_boundaries_are_accepted() -> None:
     assert chunk_document(_document(text="a b"), max_tokens=1, overlap_tokens=0)
 
 
-# ======================================================================================
-# Grounding
-# ======================================================================================
+# -- Grounding -------------------------------------------------------------------------
 
 WHOLESALE_POLICY = """## Hold release
 A payment on sanctions hold may be released only after a screening review is completed
