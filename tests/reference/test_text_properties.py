@@ -189,7 +189,7 @@ _optional = st.one_of(st.just(""), _values)
 _questions = st.builds(
     lambda a, b, c: a + b + c,
     _values,
-    st.text(alphabet="Why is PMT-771 held?", min_size=1, max_size=8).filter(str.strip),
+    st.text(alphabet="Why is TRF-3318 held?", min_size=1, max_size=8).filter(str.strip),
     _values,
 )
 
@@ -359,7 +359,7 @@ def test_assembly_headers_cannot_be_forged_through_document_text(
 # -- Grounding -------------------------------------------------------------------------
 
 _VOCAB = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
-_ABSENT = ["omega", "sigma", "kappa", "pmt-771", "x9"]
+_ABSENT = ["omega", "sigma", "kappa", "trf-3318", "x9"]
 _STOPS = ["the", "of", "is", "and", "to", "it"]
 _chunk_texts = st.lists(st.sampled_from(_VOCAB + _STOPS), max_size=8).map(" ".join)
 _claim_texts = st.lists(st.sampled_from(_VOCAB + _STOPS + _ABSENT), max_size=5).map(" ".join)
