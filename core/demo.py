@@ -187,8 +187,9 @@ def run_demo(out: TextIO) -> None:
     title("5. CLEARANCE AND BARRIERS APPLY BEFORE ANYTHING IS RANKED")
     outside = Principal("c-311", "corporate", max_classification="restricted")
     inside = Principal("c-312", "corporate", "restricted", barriers=("deal-team",))
-    for label, who in (("outside the barrier", outside), ("inside the barrier", inside)):
-        got = retriever.retrieve("Halden Marine takeover", who)
+    sides = {"outside the barrier": outside, "inside the barrier": inside}
+    for label, asker in sides.items():
+        got = retriever.retrieve("Halden Marine takeover", asker)
         say(
             f"  {label:<20}: {_ids(got.chunks)}  "
             f"excluded_by_entitlement={got.excluded_by_entitlement}"
@@ -222,12 +223,12 @@ def run_demo(out: TextIO) -> None:
         Claim("The beneficiary was informed by telephone"),
         Claim("Halden Marine AS is being taken over in Project Kestrel"),
     ]
-    report = check_grounding(claims, evidence.chunks)
-    for claim in report.supported:
+    verdict = check_grounding(claims, evidence.chunks)
+    for claim in verdict.supported:
         say(f"  OK   {claim.text[:60]:<60} <- {claim.citation}")
-    for claim in report.unsupported:
+    for claim in verdict.unsupported:
         say(f"  FAIL {claim.text[:60]:<60} <- no retrieved span")
-    say(f"  grounded={report.is_grounded}  coverage={report.coverage:.0%}")
+    say(f"  grounded={verdict.is_grounded}  coverage={verdict.coverage:.0%}")
     say("  -> the Kestrel claim is true, yet what backs it lies behind a barrier this user")
     say("     is outside of, so it fails.")
 
