@@ -24,11 +24,12 @@ ids, a document's id) through BLAKE2b, so an answer is the same in every process
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ragward.conformance.contract import Capabilities, HitKey, Listing
@@ -111,7 +112,7 @@ class LostLexical(Fault):
     """Hybrid questions answered from the dense ranking alone."""
 
     def policy(self, policy: Policy) -> Policy:
-        return replace(policy, mode="dense") if policy.mode == "hybrid" else policy
+        return dataclasses.replace(policy, mode="dense") if policy.mode == "hybrid" else policy
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ class Degraded:
         self._arrived: set[tuple[str, str]] = set()
         declared = inner.capabilities
         # only the verbs forwarded here are declared
-        self.capabilities: Capabilities = replace(
+        self.capabilities: Capabilities = dataclasses.replace(
             declared, chunking=False, assembly=False, fusion=False
         )
 
@@ -235,7 +236,8 @@ class Degraded:
         places = self.fault.order([(h.chunk_id, h.doc_id, h.version) for h in hits])
         if places is None:
             return result
-        return replace(result, hits=tuple(hits[p] for p in places) + tuple(hits[len(places) :]))
+        moved = tuple(hits[p] for p in places) + tuple(hits[len(places) :])
+        return dataclasses.replace(result, hits=moved)
 
     def ground(
         self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float

@@ -12,12 +12,13 @@ the asker may see, so leakage is measured, not trusted.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
@@ -354,7 +355,7 @@ def _wide(
 ) -> Policy:
     """The policy a question's first stage is taken with: hybrid (both rankings), at the
     widest candidate limit of ``settings``."""
-    return replace(
+    return dataclasses.replace(
         _policy(settings[0], grid, question, unit),
         mode="hybrid",
         candidate_limit=max(s.candidate_limit for s in settings),

@@ -48,7 +48,7 @@ class AssembledContext:
     @property
     def cacheable_fraction(self) -> float:
         """Share of the prompt's tokens in the stable prefix."""
-        return self.stable_prefix_tokens / self.tokens if self.tokens else 0.0
+        return 0.0 if self.tokens == 0 else self.stable_prefix_tokens / self.tokens
 
 
 def neutralise(text: str) -> str:

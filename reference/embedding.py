@@ -47,8 +47,8 @@ _KNOWN_TOKENS = 1 << 18
 
 def _bucket(token: str, dimensions: int) -> int:
     """The token's bucket, as ``index`` for a sign of +1 and ``~index`` for -1."""
-    digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
-    index = int.from_bytes(digest[:4], "big") % dimensions
+    digest = hashlib.blake2b(token.encode(), digest_size=8).digest()  # str.encode: UTF-8
+    index = int.from_bytes(digest[:4], byteorder="big") % dimensions
     return index if digest[4] % 2 == 0 else ~index
 
 

@@ -42,13 +42,13 @@ def reciprocal_rank_fusion(
     chunks: dict[str, Scored] = {}
     for position, ranking in enumerate(rankings):
         seen: set[str] = set()
-        for rank, scored in enumerate(ranking, start=1):
-            key = scored.chunk.chunk_id
+        for rank, entry in enumerate(ranking, start=1):
+            key = entry.chunk.chunk_id
             if key in seen:
                 raise InvalidArgument(f"chunk {key!r} appears twice in ranking {position}")
             seen.add(key)
             contributions.setdefault(key, []).append(1.0 / (k + rank))
-            chunks.setdefault(key, scored)
+            chunks.setdefault(key, entry)
     fused = ranked(
         Scored(chunks[key].chunk, math.fsum(terms)) for key, terms in contributions.items()
     )

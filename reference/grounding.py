@@ -57,8 +57,8 @@ class GroundingReport:
     @property
     def coverage(self) -> float:
         """Share of claims supported (1.0 for no claims)."""
-        total = len(self.supported) + len(self.unsupported)
-        return len(self.supported) / total if total else 1.0
+        claims = len(self.supported) + len(self.unsupported)
+        return 1.0 if claims == 0 else len(self.supported) / claims
 
 
 def reaches(overlap: float, min_overlap: float) -> bool:

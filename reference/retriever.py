@@ -200,7 +200,7 @@ class RetrievalResult:
     @property
     def citations(self) -> tuple[str, ...]:
         """The citation of each returned chunk, in rank order."""
-        return tuple(s.chunk.citation() for s in self.chunks)
+        return tuple(scored.chunk.citation() for scored in self.chunks)
 
     @property
     def eligible_matches(self) -> int:
@@ -369,7 +369,7 @@ _SCORED_CHUNK_ID = attrgetter("chunk.chunk_id")
 
 @dataclass
 class AuthorizedRetriever:
-    """Hybrid retrieval that is authorized by construction.
+    """Hybrid retrieval that never ranks a chunk the asker may not see.
 
     Three enforcement points: the tenant selects the namespace searched (other tenants'
     chunks are never read); clearance and barriers, then the freshness contract, form an

@@ -70,8 +70,8 @@ def estimate_tokens(text: str) -> int:
 def tokenize(text: str) -> list[str]:
     """Lower-cased alphanumeric terms, hyphens kept after the first character.
 
-    >>> tokenize("Payment PMT-771, held.")
-    ['payment', 'pmt-771', 'held']
+    >>> tokenize("Transfer TRF-3318, frozen.")
+    ['transfer', 'trf-3318', 'frozen']
     """
     # str.isascii reads a flag the string carries: no pass over the text
     return (_ASCII_TOKEN_RE if text.isascii() else _TOKEN_RE).findall(text.lower())

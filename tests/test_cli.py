@@ -23,7 +23,7 @@ def test_demo_tells_the_leak_cases_with_ragwards_answers() -> None:
     lines = text.splitlines()
     ragward = next(line for line in lines if line.strip().startswith("ragward       :"))
     naive = next(line for line in lines if line.strip().startswith("post-filtered :"))
-    assert "pmt-771::" in ragward
+    assert "trf-3318::" in ragward
     assert naive.strip().endswith("[]")
     before = next(line for line in lines if "scores before the memos" in line).split(":")[1]
     after = next(line for line in lines if "scores after the memos" in line).split(":")[1]
@@ -35,8 +35,8 @@ def test_demo_tells_the_leak_cases_with_ragwards_answers() -> None:
 def test_demo_hides_what_the_asker_may_not_see() -> None:
     text = _demo_text()
     outside = next(line for line in text.splitlines() if "outside the barrier :" in line)
-    assert "deal-falcon" not in outside
-    assert "FAIL Acme Trading FZE is being acquired in Project Falcon" in text
+    assert "deal-kestrel" not in outside
+    assert "FAIL Halden Marine AS is being taken over in Project Kestrel" in text
     headers = next(line for line in text.splitlines() if "segment headers the model sees" in line)
     assert headers.count("[instructions]") == 1
 

@@ -9,7 +9,7 @@ reference *of the same round*, so load on the machine cancels out. Writes
 ``reports/conformance/kit_speed.md`` and ``.json``.
 
     python tools/kit_speed.py                      # 2 rounds, the default broken systems
-    python tools/kit_speed.py --rounds 3 post-filter seed-lab
+    python tools/kit_speed.py --rounds 3 post-filter namespace-statistics
 """
 
 from __future__ import annotations
@@ -30,18 +30,15 @@ from ragward.conformance import run_conformance  # noqa: E402
 from ragward.conformance.contract import Factory  # noqa: E402
 from ragward.engines.reference import reference_factory  # noqa: E402
 from tests.conformance.broken import BROKEN  # noqa: E402
-from tests.conformance.seed_lab.adapter import factory as seed_lab  # noqa: E402
 
 OUT = ROOT / "reports" / "conformance"
 #: Broken systems of different kinds: many failing invariants, a few, one.
-DEFAULT = ("post-filter", "seed-lab", "shared-namespace", "freshness-edge-inclusive")
+DEFAULT = ("post-filter", "shared-namespace", "freshness-edge-inclusive")
 
 
 def _factory(name: str) -> Factory:
     if name == "reference":
         return reference_factory
-    if name == "seed-lab":
-        return seed_lab
     return BROKEN[name][0]
 
 

@@ -17,11 +17,12 @@ validation, some functions by name, and listed functions as each scope decides.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import tokenize
 from collections import Counter
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -299,5 +300,5 @@ def plant(
     out = []
     for mutant in found:
         seen[mutant.id] += 1
-        out.append(replace(mutant, occurrence=seen[mutant.id]))
+        out.append(dataclasses.replace(mutant, occurrence=seen[mutant.id]))
     return out

@@ -95,8 +95,9 @@ def invented_unsupported(factory: Factory, case: GroundCase) -> None:
     words such as "the" and "of" left out) occurs in any retrieved text is unsupported,
     at every ``min_overlap`` — including claims copied from documents that are indexed
     but were not retrieved, and invented claims padded with function words the retrieved
-    texts do contain. A grounder that searches the whole corpus, or counts stopwords as
-    evidence, fails here."""
+    texts do contain, and those function words alone (a claim with no content word at all,
+    which nothing could back). A grounder that searches the whole corpus, counts stopwords
+    as evidence, or reads an empty set of content words as fully covered, fails here."""
     system: Any = factory()
     retrieved = _retrieved(system, case)
     seen = frozenset().union(*(terms(hit.text) for hit in retrieved))
@@ -105,8 +106,8 @@ def invented_unsupported(factory: Factory, case: GroundCase) -> None:
     glue = " ".join(sorted(_FUNCTION_WORDS & seen))
     padded = tuple(f"{glue} {word}" for word in FOREIGN if glue and word not in seen)
     verdicts = _ground(system, case.claims, retrieved, case.min_overlap)
-    if padded:
-        verdicts += _ground(system, padded[:2], retrieved, 0.3)
+    if glue:
+        verdicts += _ground(system, (glue, *padded[:2]), retrieved, 0.3)
     for support in verdicts:
         if support.supported and not ((terms(support.claim) - _FUNCTION_WORDS) & seen):
             raise Violation(

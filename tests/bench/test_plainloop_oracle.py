@@ -45,7 +45,7 @@ from ragward.reference import (
 Retriever = AuthorizedRetriever | PlainLoopRetriever
 
 VOCABULARY = (
-    "payment", "pmt-771", "held", "wire", "ledger", "release", "control", "dual", "q3",
+    "payment", "trf-3318", "held", "wire", "ledger", "release", "control", "dual", "q3",
     "café", "the", "of", "and", "screening",
 )  # fmt: skip
 SEPARATORS = (" ", " ", "  ", "\n", "\n\n", "\t", ", ", ". ")
@@ -188,7 +188,7 @@ def _queries(rng: np.random.Generator, documents: Sequence[Document]) -> list[st
         " ".join(VOCABULARY[int(i)] for i in rng.integers(0, len(VOCABULARY), size=n))
         for n in rng.integers(1, 5, size=6)
     ]
-    found += ["", "?!", "zzz unknown", "PMT-771 held", "the of and"]
+    found += ["", "?!", "zzz unknown", "TRF-3318 held", "the of and"]
     if documents:
         found.append(documents[int(rng.integers(len(documents)))].text)
     return found

@@ -30,7 +30,7 @@ class LeakCase:
     query: str
 
 
-_WORDS = ("payment", "held", "review", "memo", "falcon")
+_WORDS = ("payment", "held", "review", "memo", "kestrel")
 
 
 def _docs() -> st.SearchStrategy[tuple[Doc, ...]]:

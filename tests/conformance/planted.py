@@ -301,6 +301,35 @@ PLANTS: tuple[Plant, ...] = (
         "``1/(k + 1)``.",
         ("DEPTH-001",),
     ),
+    Plant(
+        "rrf-sum-in-order",
+        "reference/fusion.py",
+        "Scored(chunks[key].chunk, math.fsum(terms))",
+        "Scored(chunks[key].chunk, sum(terms))",
+        "RRF adds a chunk's shares left to right, in the order the rankings come: with three "
+        "rankings or more the rounding, so the score, follows that order.",
+        ("FUS-002",),
+    ),
+    Plant(
+        "empty-claim-covered",
+        "reference/grounding.py",
+        "        if terms:\n            for chunk, chunk_terms in evidence:\n"
+        "                overlap = len(terms & chunk_terms) / len(terms)\n",
+        "        if True:\n            for chunk, chunk_terms in evidence:\n"
+        "                overlap = len(terms & chunk_terms) / len(terms) if terms else 1.0\n",
+        "A claim of function words only counts as fully covered (all of its zero content "
+        "words are found), so any retrieved chunk supports it.",
+        ("GRD-002",),
+    ),
+    Plant(
+        "grounding-ties-by-order",
+        "reference/grounding.py",
+        "best is None or (-overlap, chunk.chunk_id) < (-best[0], best[1])",
+        "best is None or overlap > best[0]",
+        "Of chunks backing a claim equally well, the first in the order given is cited, not "
+        "the smallest ``chunk_id``.",
+        ("GRD-004", "GRD-005"),
+    ),
 )
 
 

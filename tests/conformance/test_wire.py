@@ -38,7 +38,7 @@ REFERENCE = [sys.executable, "-m", "ragward.wire_reference"]
 
 CORPUS = (
     Doc("acme", "handbook", "# Leave\nStaff take leave by asking HR.\n\n# Pay\nPay is monthly."),
-    Doc("acme", "merger", "Project Falcon merger terms.", classification="restricted"),
+    Doc("acme", "merger", "Project Kestrel merger terms.", classification="restricted"),
     Doc("acme", "desk", "Trading desk leave rules.", barrier="trading", updated_tick=5),
     Doc("globex", "handbook", "Globex leave policy: unlimited leave.", title="Globex"),
     Doc("acme", "old", "Stale leave memo.", updated_tick=0),

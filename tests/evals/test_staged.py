@@ -14,7 +14,7 @@ from ragward.engines.reference import ReferenceSystem, reference_factory, scored
 from ragward.errors import InvalidArgument
 from ragward.reference import Claim
 
-WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "falcon", "review", "card")
+WORDS = ("ledger", "hold", "release", "sanctions", "payment", "limit", "kestrel", "review", "card")
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join)
 docs = st.lists(

@@ -55,7 +55,7 @@ DOC_IDS: tuple[str, ...] = ("d1", "d2", "d3", "d4", "shared", "a::b")
 BARRIERS: tuple[str, ...] = ("ma-deal", "litigation", "hr")
 VOCABULARY: tuple[str, ...] = (
     "payment",
-    "pmt-771",
+    "trf-3318",
     "held",
     "screening",
     "release",

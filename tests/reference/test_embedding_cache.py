@@ -45,7 +45,7 @@ def test_vectors_are_signed_feature_hashing_as_documented(
     want = np.zeros((len(batch), dimensions))
     for row, text in enumerate(batch):
         for token in tokenize(text):
-            digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
-            index = int.from_bytes(digest[:4], "big") % dimensions
-            want[row, index] += 1.0 if digest[4] % 2 == 0 else -1.0
+            raw = hashlib.blake2b(token.encode(), digest_size=8).digest()
+            bucket = int.from_bytes(raw[:4], byteorder="big") % dimensions
+            want[row, bucket] += -1.0 if raw[4] & 1 else 1.0
     assert np.array_equal(HashEmbedder(dimensions).embed(batch), want)

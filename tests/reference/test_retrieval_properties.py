@@ -657,9 +657,9 @@ from ragward.reference import (
 )
 
 texts = [
-    "## Hold\nPayment PMT-771 is held\tfor  screening.\n\n## Release\nDual control release.",
+    "## Hold\nPayment TRF-3318 is held\tfor  screening.\n\n## Release\nDual control release.",
     "Ledger   wire\n\nsanction review of the merger, q3 and x9",
-    "## Hold\nPayment PMT-771 is held\tfor  screening.\n\n## Release\nDual control release.",
+    "## Hold\nPayment TRF-3318 is held\tfor  screening.\n\n## Release\nDual control release.",
     "payment held payment held café naïve ledger",
 ]
 retriever = AuthorizedRetriever(chunking=Chunking(max_tokens=8, overlap_tokens=2))

@@ -31,9 +31,7 @@ from ragward.reference import (
 )
 from ragward.reference.text import tokenize
 
-# ======================================================================================
-# Chunking
-# ======================================================================================
+# -- Chunking --------------------------------------------------------------------------
 
 _WORD = re.compile(r"\S+")
 _HEADING_LINE = re.compile(r"##[ \t]+(\S.*)", re.DOTALL)
@@ -157,9 +155,7 @@ def test_chunking_provenance_coverage_and_size(
                 assert estimate_tokens(shared) <= overlap, (shared, overlap)
 
 
-# ======================================================================================
-# Assembly
-# ======================================================================================
+# -- Assembly --------------------------------------------------------------------------
 
 _SEGMENTS = ("instructions", "tool_schemas", "policy", "memory", "retrieved", "question")
 _STABLE = ("instructions", "tool_schemas", "policy")
@@ -193,7 +189,7 @@ _optional = st.one_of(st.just(""), _values)
 _questions = st.builds(
     lambda a, b, c: a + b + c,
     _values,
-    st.text(alphabet="Why is PMT-771 held?", min_size=1, max_size=8).filter(str.strip),
+    st.text(alphabet="Why is TRF-3318 held?", min_size=1, max_size=8).filter(str.strip),
     _values,
 )
 
@@ -360,12 +356,10 @@ def test_assembly_headers_cannot_be_forged_through_document_text(
     )
 
 
-# ======================================================================================
-# Grounding
-# ======================================================================================
+# -- Grounding -------------------------------------------------------------------------
 
 _VOCAB = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
-_ABSENT = ["omega", "sigma", "kappa", "pmt-771", "x9"]
+_ABSENT = ["omega", "sigma", "kappa", "trf-3318", "x9"]
 _STOPS = ["the", "of", "is", "and", "to", "it"]
 _chunk_texts = st.lists(st.sampled_from(_VOCAB + _STOPS), max_size=8).map(" ".join)
 _claim_texts = st.lists(st.sampled_from(_VOCAB + _STOPS + _ABSENT), max_size=5).map(" ".join)
@@ -454,9 +448,7 @@ def test_grounding_claims_about_nothing_retrieved_are_unsupported(
     assert report.coverage == 0.0
 
 
-# ======================================================================================
-# RRF
-# ======================================================================================
+# -- RRF -------------------------------------------------------------------------------
 
 _ids = st.sampled_from([f"c{i}" for i in range(10)])
 _rankings = st.lists(st.lists(_ids, unique=True, max_size=8), max_size=4)
@@ -504,9 +496,7 @@ def test_rrf_is_score_free_order_free_and_the_sum_formula(
     assert _pairs(reciprocal_rank_fusion(first, k=k, limit=limit)) == _pairs(fused)[:limit]
 
 
-# ======================================================================================
-# Tokens
-# ======================================================================================
+# -- Tokens ----------------------------------------------------------------------------
 
 
 # An independent model of the tokens: maximal runs of letters, digits and inner hyphens,

@@ -63,9 +63,7 @@ def _header_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if _HEADER_LINE.fullmatch(line.strip())]
 
 
-# ======================================================================================
-# RRF
-# ======================================================================================
+# -- RRF -------------------------------------------------------------------------------
 
 
 def _first_and_tenth_vs_third_and_third() -> list[Scored]:
@@ -182,9 +180,7 @@ def test_rrf_rejects_negative_limit_and_duplicates() -> None:
         reciprocal_rank_fusion([[_hit("a"), _hit("a")]])
 
 
-# ======================================================================================
-# BM25 through the authorized retriever
-# ======================================================================================
+# -- BM25 through the authorized retriever ---------------------------------------------
 
 K1, B = 1.5, 0.75
 LEXICAL = RetrievalPolicy(mode="lexical", enable_rerank=False, result_limit=10)
@@ -281,9 +277,7 @@ def test_bm25_cleared_asker_sees_statistics_over_all_four() -> None:
         assert got[chunk_id] == pytest.approx(score, rel=1e-12), chunk_id
 
 
-# ======================================================================================
-# Chunking: citations on whitespace-heavy text
-# ======================================================================================
+# -- Chunking: citations on whitespace-heavy text --------------------------------------
 
 # Offsets: "  Lead  in" 0..10, "\r\n\r\n" 10..14, "## First \r" 14..24, "\n\t" 24..26,
 # "Alpha   beta" 26..38, "\n\n" 38..40, "gamma\t\r" 40..47, "\n" 47, "## Second" 48..57,
@@ -405,9 +399,7 @@ def test_a_section_without_a_body_is_cut_from_its_heading() -> None:
     ]
 
 
-# ======================================================================================
-# Assembly: budget edge cases
-# ======================================================================================
+# -- Assembly: budget edge cases -------------------------------------------------------
 
 # "[instructions]\nCite.\n\n[question]\nWhy?" = 14 + 1 + 5 + 2 + 10 + 1 + 4 = 37 chars
 FIXED_CHARS = 37
@@ -539,7 +531,7 @@ def test_empty_optional_segments_are_omitted() -> None:
 
 
 def test_question_is_last_and_never_truncated() -> None:
-    question = "What is the hold status of PMT-771, and who may release it?"
+    question = "Why is transfer TRF-3318 frozen, and who may release it?"
     ctx = assemble_context(
         budget_tokens=40,
         instructions="Cite.",
@@ -670,9 +662,7 @@ def test_forged_header_in_a_doc_id_is_neutralised() -> None:
     assert _header_lines(ctx.text).count("[question]") == 1, _header_lines(ctx.text)
 
 
-# ======================================================================================
-# Validation: InvalidArgument naming the field and the bad value
-# ======================================================================================
+# -- Validation: InvalidArgument naming the field and the bad value --------------------
 
 
 def _document(**overrides: Any) -> Document:
@@ -837,58 +827,57 @@ def test_valid_boundaries_are_accepted() -> None:
     assert chunk_document(_document(text="a b"), max_tokens=1, overlap_tokens=0)
 
 
-# ======================================================================================
-# Grounding
-# ======================================================================================
+# -- Grounding -------------------------------------------------------------------------
 
-WHOLESALE_POLICY = """## Hold release
-A payment on sanctions hold may be released only after a screening review is completed
-and recorded. Releases above AED 100,000 require dual control by two authorised officers.
+FREEZE_POLICY = """## Frozen transfers
+A transfer stopped by the watch-list filter stays frozen until an analyst clears the alert
+and signs the case file. Transfers above EUR 50,000 need sign-off from two Treasury
+Operations officers.
 
 ## Escalation
-If a possible match scores above 0.80, escalate to Group Compliance before any release.
+A name match of 0.85 or higher goes to the Financial Crime desk before any release.
 """
 
-WHOLESALE_PAYMENT = """## Payment PMT-771
-Payment reference PMT-771 for AED 250,000 to beneficiary Acme Trading FZE is currently
-HELD. The hold was applied by the sanctions screening engine on value date 2026-03-12.
+TRANSFER_RECORD = """## Transfer TRF-3318
+Transfer TRF-3318 of EUR 84,500 to Halden Marine Services is currently FROZEN. The
+watch-list filter stopped it at the 14:00 cut-off on 2025-11-04.
 
-## Counterparty
-Acme Trading FZE is a UAE-registered entity, LEI 5493001KJTIIGC8Y1R12, ultimately
-controlled by Northgate Holdings Ltd.
+## Beneficiary
+Halden Marine Services is a shipping agent registered in Bergen, company number
+918404772, owned by Skarv Shipping Group.
 """
 
-MNPI_DEAL = """## Project Falcon
-Project Falcon is a confidential acquisition of Acme Trading FZE by a listed acquirer.
-Announcement is expected in Q3. This information is material and non-public.
+KESTREL_NOTE = """## Project Kestrel
+Project Kestrel is a private buyer's planned takeover of Halden Marine Services. Signing
+is expected in the spring; nothing about it may leave the deal team.
 """
 
 POLICY_DOC = Document(
-    "pol-hold-release", "wholesale", "Hold policy", WHOLESALE_POLICY, updated_tick=100
+    "pol-frozen", "corporate", "Frozen transfers", FREEZE_POLICY, updated_tick=100
 )
-PAYMENT_DOC = Document(
-    "pmt-771",
-    "wholesale",
-    "Payment PMT-771",
-    WHOLESALE_PAYMENT,
+RECORD_DOC = Document(
+    "trf-3318",
+    "corporate",
+    "Transfer TRF-3318",
+    TRANSFER_RECORD,
     classification="confidential",
     updated_tick=140,
 )
 DEAL_DOC = Document(
-    "deal-falcon",
-    "wholesale",
-    "Project Falcon",
-    MNPI_DEAL,
+    "deal-kestrel",
+    "corporate",
+    "Project Kestrel",
+    KESTREL_NOTE,
     classification="restricted",
-    barrier="advisory",
+    barrier="deal-team",
     updated_tick=150,
 )
 
-HELD = Claim("Payment PMT-771 for AED 250,000 to Acme Trading FZE is currently HELD")
-DUAL = Claim("Releases above AED 100,000 require dual control by two authorised officers")
-INVENTED = Claim("The customer has been notified by email")
-ACQUIRED = Claim("Acme Trading FZE was acquired")
-FALCON = Claim("Project Falcon is a confidential acquisition of Acme Trading FZE")
+FROZEN = Claim("Transfer TRF-3318 of EUR 84,500 to Halden Marine Services is currently FROZEN")
+SIGN_OFF = Claim("Transfers above EUR 50,000 need sign-off from two Treasury Operations officers")
+INVENTED = Claim("The cardholder was informed by telephone")
+ACQUIRED = Claim("Halden Marine Services was acquired")
+KESTREL = Claim("Project Kestrel is a planned takeover of Halden Marine Services")
 
 
 def _span(text: str, first: str, last: str) -> tuple[int, int]:
@@ -898,35 +887,35 @@ def _span(text: str, first: str, last: str) -> tuple[int, int]:
 
 
 def _evidence() -> list[Scored]:
-    chunks = chunk_document(POLICY_DOC) + chunk_document(PAYMENT_DOC)
+    chunks = chunk_document(POLICY_DOC) + chunk_document(RECORD_DOC)
     return [Scored(c, 1.0) for c in chunks]
 
 
 def test_grounding_worked_example() -> None:
-    report = check_grounding([HELD, DUAL, INVENTED, ACQUIRED], _evidence())
-    held = _span(WHOLESALE_PAYMENT, "Payment reference", "2026-03-12.")
-    dual = _span(WHOLESALE_POLICY, "A payment on", "authorised officers.")
-    assert held == (19, 192)
+    report = check_grounding([FROZEN, SIGN_OFF, INVENTED, ACQUIRED], _evidence())
+    frozen = _span(TRANSFER_RECORD, "Transfer TRF-3318 of", "2025-11-04.")
+    sign_off = _span(FREEZE_POLICY, "A transfer stopped", "Operations officers.")
+    assert frozen == (21, 168)
     assert report.supported == (
-        Claim(HELD.text, f"pmt-771@v1#Payment PMT-771[{held[0]}:{held[1]}]"),
-        Claim(DUAL.text, f"pol-hold-release@v1#Hold release[{dual[0]}:{dual[1]}]"),
-        # acme, trading, fze of {acme, trading, fze, acquired}: 3/4 = 0.75 >= 0.6, and a
-        # tie between pmt-771::1 and pmt-771::2 -> the smaller chunk_id
-        Claim(ACQUIRED.text, f"pmt-771@v1#Payment PMT-771[{held[0]}:{held[1]}]"),
+        Claim(FROZEN.text, f"trf-3318@v1#Transfer TRF-3318[{frozen[0]}:{frozen[1]}]"),
+        Claim(SIGN_OFF.text, f"pol-frozen@v1#Frozen transfers[{sign_off[0]}:{sign_off[1]}]"),
+        # halden, marine, services of {halden, marine, services, acquired}: 3/4 = 0.75 >=
+        # 0.6, and a tie between trf-3318::1 and trf-3318::2 -> the smaller chunk_id
+        Claim(ACQUIRED.text, f"trf-3318@v1#Transfer TRF-3318[{frozen[0]}:{frozen[1]}]"),
     )
     assert report.unsupported == (INVENTED,)
     assert not report.is_grounded
     assert report.coverage == 3 / 4
     overlaps = {check.claim.text: (check.overlap, check.chunk_id) for check in report.checks}
     assert overlaps == {
-        # payment, pmt-771, aed, 250, 000, acme, trading, fze, currently, held: 10/10
-        HELD.text: (1.0, "pmt-771::1"),
-        # releases, above, aed, 100, 000, require, dual, control, two, authorised,
+        # transfer, trf-3318, eur, 84, 500, halden, marine, services, currently, frozen: 10/10
+        FROZEN.text: (1.0, "trf-3318::1"),
+        # transfers, above, eur, 50, 000, need, sign-off, two, treasury, operations,
         # officers: 11/11
-        DUAL.text: (1.0, "pol-hold-release::1"),
-        # customer, notified, email: none retrieved
+        SIGN_OFF.text: (1.0, "pol-frozen::1"),
+        # cardholder, informed, telephone: none retrieved
         INVENTED.text: (0.0, None),
-        ACQUIRED.text: (0.75, "pmt-771::1"),
+        ACQUIRED.text: (0.75, "trf-3318::1"),
     }
 
 
@@ -940,31 +929,31 @@ def test_grounding_threshold() -> None:
 
 
 def test_grounding_unretrieved_chunk_supports_nothing() -> None:
-    payment_only = [Scored(c, 1.0) for c in chunk_document(PAYMENT_DOC)]
-    report = check_grounding([DUAL, HELD], payment_only)
-    assert report.unsupported == (DUAL,)  # only the policy chunk backs it
-    assert [c.text for c in report.supported] == [HELD.text]
-    assert report.checks[0].overlap == pytest.approx(2 / 11)  # aed, 000
+    record_only = [Scored(c, 1.0) for c in chunk_document(RECORD_DOC)]
+    report = check_grounding([SIGN_OFF, FROZEN], record_only)
+    assert report.unsupported == (SIGN_OFF,)  # only the policy chunk backs it
+    assert [c.text for c in report.supported] == [FROZEN.text]
+    assert report.checks[0].overlap == pytest.approx(1 / 11)  # eur
 
 
 def test_grounding_claim_only_an_invisible_chunk_supports_stays_unsupported() -> None:
     retriever = AuthorizedRetriever()
-    for doc in (POLICY_DOC, PAYMENT_DOC, DEAL_DOC):
+    for doc in (POLICY_DOC, RECORD_DOC, DEAL_DOC):
         retriever.ingest(doc)
-    query = "Acme Trading FZE acquisition Project Falcon"
-    outside = Principal("u-42", "wholesale", max_classification="restricted")
-    inside = Principal("u-99", "wholesale", max_classification="restricted", barriers=("advisory",))
+    query = "Halden Marine Services takeover Project Kestrel"
+    outside = Principal("c-311", "corporate", max_classification="restricted")
+    inside = Principal("c-312", "corporate", "restricted", barriers=("deal-team",))
     seen = retriever.retrieve(query, outside)
     assert seen.chunks
-    assert all(s.chunk.doc_id != "deal-falcon" for s in seen.chunks)
-    blocked = check_grounding([FALCON], seen.chunks)
-    # the payment chunks share acme, trading, fze of 7 content words: 3/7 < 0.6
-    assert blocked.unsupported == (FALCON,)
+    assert all(s.chunk.doc_id != "deal-kestrel" for s in seen.chunks)
+    blocked = check_grounding([KESTREL], seen.chunks)
+    # the record's chunks share halden, marine, services of 7 content words: 3/7 < 0.6
+    assert blocked.unsupported == (KESTREL,)
     assert blocked.checks[0].overlap == pytest.approx(3 / 7)
-    allowed = check_grounding([FALCON], retriever.retrieve(query, inside).chunks)
-    falcon = _span(MNPI_DEAL, "Project Falcon is", "non-public.")
+    allowed = check_grounding([KESTREL], retriever.retrieve(query, inside).chunks)
+    kestrel = _span(KESTREL_NOTE, "Project Kestrel is", "deal team.")
     assert allowed.supported == (
-        Claim(FALCON.text, f"deal-falcon@v1#Project Falcon[{falcon[0]}:{falcon[1]}]"),
+        Claim(KESTREL.text, f"deal-kestrel@v1#Project Kestrel[{kestrel[0]}:{kestrel[1]}]"),
     )
 
 
