@@ -14,9 +14,10 @@ ir_measures' (``nDCG@10``, ``R@100``, ``RR``, ``P@10``); results are keyed by th
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from ragward.errors import InputError
@@ -98,7 +99,8 @@ class Evaluation:
     """Every setting of a grid, evaluated on one split.
 
     ``grid`` is the grid as run: fitted to what the implementation declares, ``dropped``
-    saying what fitting left out (one line each).
+    saying what fitting left out (one line each). ``report`` is the content of
+    ``results.json``; ``outcome`` every answer (for TREC runs).
     """
 
     dataset: str
@@ -106,8 +108,8 @@ class Evaluation:
     grid: Grid
     settings: tuple[SettingResult, ...]
     dropped: tuple[str, ...]
-    report: dict[str, Any] = field(repr=False, compare=False)  # results.json's content
-    outcome: GridOutcome = field(repr=False, compare=False)  # every answer, for TREC runs
+    report: dict[str, Any] = dataclasses.field(repr=False, compare=False)
+    outcome: GridOutcome = dataclasses.field(repr=False, compare=False)
 
     def __iter__(self) -> Iterator[SettingResult]:
         return iter(self.settings)
