@@ -67,6 +67,9 @@ from planter import Mutant, Rules, plant  # noqa: E402
 PARTS: dict[str, tuple[str, ...] | None] = {
     "evals/gate.py": None,
     "ragward/cli/gate.py": None,
+    # the library's gate (ragward.compare, which the command calls): data identity and the
+    # conformance report; the kit's and the harness's verbs are not on the verdict path
+    "ragward/api.py": ("DataChanged", "compare", "_kit", "_results"),
     "evals/gate_summary.py": None,
     "evals/run_results.py": None,
     "evals/run_identity.py": None,
