@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import Grid, IndexSetting, RetrievalSetting, default_grid, load_grid
     from ragward.evals.measures import RunScores, measure_name, parse_measures
-    from ragward.evals.records import Claim, Dataset, Query
+    from ragward.evals.records import Dataset, LabelledClaim, Query
 
 # Each name is imported on first use, so that a command needing one module (``ragward
 # metrics`` needs the measures and the TREC readers) does not load the whole harness.
@@ -33,7 +33,7 @@ _HOME = {
     "RunScores": "measures",
     "measure_name": "measures",
     "parse_measures": "measures",
-    "Claim": "records",
+    "LabelledClaim": "records",
     "Dataset": "records",
     "Query": "records",
 }
@@ -53,11 +53,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Claim",
     "Dataset",
     "Evaluation",
     "Grid",
     "IndexSetting",
+    "LabelledClaim",
     "Query",
     "RetrievalSetting",
     "RunScores",

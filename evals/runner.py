@@ -45,7 +45,7 @@ from ragward.errors import AdapterError, RagwardError
 from ragward.evals.fingerprints import models_of
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
-from ragward.evals.records import Claim, Dataset
+from ragward.evals.records import Dataset, LabelledClaim
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs, visible
 from ragward.models.cache_file import CacheFault
@@ -609,7 +609,7 @@ def _ground(
     system: RetrievalSystem,
     grid: Grid,
     settings: tuple[RetrievalSetting, ...],
-    claims: list[Claim],
+    claims: list[LabelledClaim],
     claim_keys: Mapping[str, str],
     outcome: GridOutcome,
     current: Mapping[tuple[str, str], Doc],
@@ -718,7 +718,7 @@ def _ground_call(name: str, claim: str, threshold: float) -> str:
     return f"{name}.ground(({clip(repr(claim), 80)},), ..., {threshold:g})"
 
 
-def gold_context(claim: Claim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:
+def gold_context(claim: LabelledClaim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:
     """The claim's gold evidence the asker may see, as hits."""
     hits: list[Hit] = []
     for number, evidence in enumerate(claim.evidence):
