@@ -39,7 +39,7 @@ from ragward.reference import (
     Reranker,
     RetrievalPolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     TokenCounter,
     chunk_document,
     classification_rank,
@@ -64,7 +64,7 @@ class _Entry:
     norm: float
 
 
-def _sort_key(item: Scored) -> tuple[float, str]:
+def _sort_key(item: ScoredChunk) -> tuple[float, str]:
     return (-item.score, item.chunk.chunk_id)
 
 
@@ -218,8 +218,8 @@ class PlainLoopRetriever:
         }
 
         # Pass 2: score every chunk, count every match once.
-        lexical: list[Scored] = []
-        dense: list[Scored] = []
+        lexical: list[ScoredChunk] = []
+        dense: list[ScoredChunk] = []
         considered = hidden = stale = 0
         for entry, sees, ok in zip(entries, visible, eligible, strict=True):
             matched = False
@@ -234,7 +234,7 @@ class PlainLoopRetriever:
                         norm = k1 * (1.0 - b + b * entry.length / avgdl)
                         score += query_counts[term] * idf[term] * (tf * (k1 + 1.0)) / (tf + norm)
                 if ok and score > 0.0:
-                    lexical.append(Scored(entry.chunk, score))
+                    lexical.append(ScoredChunk(entry.chunk, score))
             if query_vector is not None:
                 cosine = 0.0
                 if query_norm > 0.0 and entry.norm > 0.0:
@@ -243,7 +243,7 @@ class PlainLoopRetriever:
                 if cosine > 0.0:
                     matched = True
                     if ok:
-                        dense.append(Scored(entry.chunk, cosine))
+                        dense.append(ScoredChunk(entry.chunk, cosine))
             if matched:
                 considered += 1
                 if not sees:

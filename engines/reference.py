@@ -42,7 +42,7 @@ from ragward.reference import (
     Principal,
     RetrievalPolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     assemble_context,
     chunk_document,
     cut,
@@ -88,7 +88,7 @@ def _document(doc: Doc) -> Document:
     )
 
 
-def hit_of(scored: Scored) -> Hit:
+def hit_of(scored: ScoredChunk) -> Hit:
     """The kit's hit for a scored chunk, its fields set as the frozen ``__init__`` sets
     them, in a quarter of the time (a grid makes one per chunk it returns)."""
     chunk = scored.chunk
@@ -116,7 +116,7 @@ def section_of(citation: str, doc_id: str, version: int) -> str:
     return rest[: rest.rfind("[")] if "[" in rest else "body"
 
 
-def scored_of(hit: Hit, tenant: str = "") -> Scored:
+def scored_of(hit: Hit, tenant: str = "") -> ScoredChunk:
     chunk = Chunk(
         chunk_id=hit.chunk_id,
         doc_id=hit.doc_id,
@@ -130,7 +130,7 @@ def scored_of(hit: Hit, tenant: str = "") -> Scored:
         doc_version=hit.version,
         updated_tick=0,
     )
-    return Scored(chunk, hit.score)
+    return ScoredChunk(chunk, hit.score)
 
 
 def principal_of(asker: Asker) -> Principal:
@@ -154,16 +154,16 @@ def policy_of(policy: Policy) -> RetrievalPolicy:
 
 class HitMemo:
     """The kit's hits made from one stage's scored chunks, kept for the next setting that
-    returns them: by the identity of each ``Scored`` (one per chunk and score in a stage:
+    returns them: by the identity of each ``ScoredChunk`` (one per chunk and score in a stage:
     fusion and rerank remember theirs) and, for each chunk, the first hit made of it.
     Entries keep what their key is the id of, so no other object can take that id while
     they live."""
 
     def __init__(self) -> None:
-        self.by_scored: dict[int, tuple[Scored, Hit]] = {}
+        self.by_scored: dict[int, tuple[ScoredChunk, Hit]] = {}
         self.by_chunk: dict[int, tuple[Chunk, Hit]] = {}
 
-    def hits(self, chunks: Sequence[Scored]) -> tuple[Hit, ...]:
+    def hits(self, chunks: Sequence[ScoredChunk]) -> tuple[Hit, ...]:
         by_scored, by_chunk = self.by_scored, self.by_chunk
         ids = list(map(id, chunks))
         try:
@@ -190,14 +190,14 @@ _DOC_ID = attrgetter("doc_id")
 _VERSION = attrgetter("doc_version")
 
 
-def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[Scored, ...]:
+def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[ScoredChunk, ...]:
     """The stage's ``which`` ranking cut at the policy's candidate limit: the stage's own
     tuple where the cut keeps all of it, and one tuple per limit (kept in the stage's
     memo), so that finishes under one limit fuse the same rankings."""
     key = ("narrowed", which, policy.candidate_limit, policy.limit_unit)
-    known: tuple[Scored, ...] | None = stage.memo.get(key)
+    known: tuple[ScoredChunk, ...] | None = stage.memo.get(key)
     if known is None:
-        ranking: tuple[Scored, ...] = getattr(stage, which)
+        ranking: tuple[ScoredChunk, ...] = getattr(stage, which)
         kept = cut(ranking, policy.candidate_limit, policy.limit_unit)
         known = stage.memo[key] = ranking if len(kept) == len(ranking) else tuple(kept)
     return known
@@ -281,7 +281,7 @@ class ReferenceSystem:
         # The reference's chunk for each hit grounded lately, by the hit's identity (the
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
-        self._grounded: dict[int, tuple[Hit, Scored]] = {}
+        self._grounded: dict[int, tuple[Hit, ScoredChunk]] = {}
         self._policies: dict[Policy, RetrievalPolicy] = {}
         self._overlaps: dict[
             tuple[tuple[str, ...], tuple[int, ...]],
@@ -387,11 +387,11 @@ class ReferenceSystem:
             for place, value in zip(places[:top], finished.scores[:top].tolist(), strict=True):
                 hit = made[place]
                 if hit is None:
-                    hit = made[place] = hit_of(Scored(table.chunks[place], value))
-                    self._ground_with(hit, Scored(table.chunks[place], value))
+                    hit = made[place] = hit_of(ScoredChunk(table.chunks[place], value))
+                    self._ground_with(hit, ScoredChunk(table.chunks[place], value))
                 elif hit.score != value or value == 0.0:  # (a zero may carry a sign)
                     hit = _rescored(hit, value)
-                    self._ground_with(hit, Scored(table.chunks[place], value))
+                    self._ground_with(hit, ScoredChunk(table.chunks[place], value))
                 heads.append(hit)
             listings.append(Listing(tuple(map(keys.__getitem__, places)), tuple(heads)))
         return tuple(listings)
@@ -502,13 +502,13 @@ class ReferenceSystem:
             known = self._overlaps[key] = (retrieved, best)
         return known[1]
 
-    def _scored_for_grounding(self, hit: Hit) -> Scored:
+    def _scored_for_grounding(self, hit: Hit) -> ScoredChunk:
         known = self._grounded.get(id(hit))
         if known is None:
             return self._ground_with(hit, scored_of(hit))
         return known[1]
 
-    def _ground_with(self, hit: Hit, scored: Scored) -> Scored:
+    def _ground_with(self, hit: Hit, scored: ScoredChunk) -> ScoredChunk:
         """Remember ``scored`` as what ``hit`` is grounded as: the reference's own chunk,
         for a hit this adapter made from it (no chunk rebuilt from the hit's fields)."""
         if len(self._grounded) >= _GROUNDED_KEPT:

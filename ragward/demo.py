@@ -20,7 +20,7 @@ from ragward.reference import (
     Principal,
     RetrievalPolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     assemble_context,
     check_grounding,
     chunk_document,
@@ -97,7 +97,7 @@ def _documents() -> list[Document]:
     ]
 
 
-def _ids(hits: Sequence[Scored]) -> list[str]:
+def _ids(hits: Sequence[ScoredChunk]) -> list[str]:
     return [s.chunk.chunk_id for s in hits]
 
 
@@ -116,7 +116,7 @@ def post_filter_retrieve(
     wide = retriever.first_stage(query, ALL_SEEING, policy=policy)
     hidden = 0
 
-    def admit(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
+    def admit(ranking: Sequence[ScoredChunk]) -> tuple[ScoredChunk, ...]:
         nonlocal hidden
         kept = tuple(s for s in ranking if retriever.visible(principal, s.chunk))
         hidden += len(ranking) - len(kept)

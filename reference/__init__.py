@@ -15,7 +15,7 @@ from ragward.reference.grounding import (
     check_grounding,
 )
 from ragward.reference.lexical import BM25Index, BM25Params
-from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, ranked
+from ragward.reference.ranking import LIMIT_UNITS, ScoredChunk, cut, ranked
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
 from ragward.reference.retriever import (
     MODES,
@@ -51,7 +51,7 @@ __all__ = [
     "Reranker",
     "RetrievalPolicy",
     "RetrievalResult",
-    "Scored",
+    "ScoredChunk",
     "Segment",
     "TokenCounter",
     "VectorIndex",

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
-from ragward.reference.ranking import Scored, scored_all
+from ragward.reference.ranking import ScoredChunk, scored_all
 from ragward.reference.rerank import Reranker, reads_index_terms
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class Finished:
     scores: Floats
     rerank_shed: bool
 
-    def chunks(self, table: StageTable) -> tuple[Scored, ...]:
+    def chunks(self, table: StageTable) -> tuple[ScoredChunk, ...]:
         """The answer as the retriever returns it: each chunk with its score."""
         return scored_all(
             map(table.chunks.__getitem__, self.positions.tolist()), self.scores.tolist()
@@ -91,7 +91,7 @@ class StageTable:
         self._fused: dict[tuple[float, int, str, int, int], tuple[Positions, Floats]] = {}
         self._verdicts: dict[int, _Verdicts] = {}
 
-    def _laid_out(self, ranking: Sequence[Scored]) -> tuple[Positions, Floats]:
+    def _laid_out(self, ranking: Sequence[ScoredChunk]) -> tuple[Positions, Floats]:
         places = np.fromiter(
             map(self.places.__getitem__, map(_SCORED_CHUNK_ID, ranking)), np.intp, len(ranking)
         )

@@ -26,7 +26,7 @@ from ragward.reference.lexical import BM25Params, Gathered, Masks, count_matched
 from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace, View
 from ragward.reference.ranking import (
     LIMIT_UNITS,
-    Scored,
+    ScoredChunk,
     Settle,
     break_ties,
     cut,
@@ -170,7 +170,7 @@ class RetrievalResult:
     ``excluded_by_freshness`` were visible but stale. Each chunk is counted once.
     """
 
-    chunks: tuple[Scored, ...]
+    chunks: tuple[ScoredChunk, ...]
     degraded: tuple[str, ...] = ()
     considered: int = 0
     excluded_by_entitlement: int = 0
@@ -179,7 +179,7 @@ class RetrievalResult:
     @classmethod
     def made(
         cls,
-        chunks: tuple[Scored, ...],
+        chunks: tuple[ScoredChunk, ...],
         degraded: tuple[str, ...],
         considered: int,
         excluded_by_entitlement: int,
@@ -216,7 +216,7 @@ class StageSource:
     def __init__(
         self,
         namespace: Namespace,
-        rankings: tuple[tuple[Scored, ...], tuple[Scored, ...]],
+        rankings: tuple[tuple[ScoredChunk, ...], tuple[ScoredChunk, ...]],
         rows: tuple[list[int], list[int]],
     ) -> None:
         self.namespace = namespace
@@ -246,13 +246,15 @@ class FirstStage:
     """
 
     query: str
-    lexical: tuple[Scored, ...]
-    dense: tuple[Scored, ...]
+    lexical: tuple[ScoredChunk, ...]
+    dense: tuple[ScoredChunk, ...]
     degraded: tuple[str, ...] = ()
     considered: int = 0
     excluded_by_entitlement: int = 0
     excluded_by_freshness: int = 0
-    reranked: dict[int, dict[str, Scored]] = field(default_factory=dict, compare=False, repr=False)
+    reranked: dict[int, dict[str, ScoredChunk]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     #: What finishing this stage under one setting computed that another setting can reuse,
     #: keyed by everything it depends on: the fused candidates (by mode of fusion, ``k``
     #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
@@ -265,8 +267,8 @@ class FirstStage:
     def made(
         cls,
         query: str,
-        lexical: tuple[Scored, ...],
-        dense: tuple[Scored, ...],
+        lexical: tuple[ScoredChunk, ...],
+        dense: tuple[ScoredChunk, ...],
         degraded: tuple[str, ...],
         counts: tuple[int, int, int],
         source: StageSource | None = None,
@@ -288,7 +290,9 @@ class FirstStage:
         )
         return first
 
-    def narrowed(self, lexical: tuple[Scored, ...], dense: tuple[Scored, ...]) -> FirstStage:
+    def narrowed(
+        self, lexical: tuple[ScoredChunk, ...], dense: tuple[ScoredChunk, ...]
+    ) -> FirstStage:
         """This stage with other rankings, sharing its memo and its reranker verdicts (what
         ``dataclasses.replace`` gives); the stage itself where both are its own."""
         if lexical is self.lexical and dense is self.dense:
@@ -330,19 +334,21 @@ def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -
 
 class _Remembered:
     """A reranker's verdicts on one stage's chunks, kept in ``memo`` (``chunk_id`` to the
-    chunk with its score): each chunk is scored, and its ``Scored`` made, once per stage,
+    chunk with its score): each chunk is scored, and its ``ScoredChunk`` made, once per stage,
     however many settings rerank it. ``score`` gives the reranker's scores of chunks
     (:meth:`AuthorizedRetriever.rerank_scores`)."""
 
     def __init__(
         self,
         reranker: Reranker,
-        memo: dict[str, Scored],
+        memo: dict[str, ScoredChunk],
         score: Callable[[Sequence[Chunk]], Sequence[float]],
     ) -> None:
         self.reranker, self.memo, self.score = reranker, memo, score
 
-    def rerank(self, query: str, candidates: Sequence[Scored], min_score: float) -> list[Scored]:
+    def rerank(
+        self, query: str, candidates: Sequence[ScoredChunk], min_score: float
+    ) -> list[ScoredChunk]:
         """What ``rerank(query, candidates, reranker=..., limit=len(candidates),
         min_score=min_score)`` returns."""
         memo = self.memo
@@ -686,8 +692,8 @@ class AuthorizedRetriever:
         scored: npt.NDArray[np.integer[Any]] | None = None
         others: npt.NDArray[np.integer[Any]] | None = None
         counts = (0, 0, 0)
-        lexical: tuple[Scored, ...] = ()
-        dense: tuple[Scored, ...] = ()
+        lexical: tuple[ScoredChunk, ...] = ()
+        dense: tuple[ScoredChunk, ...] = ()
         lexical_ranked: list[int] = []
         dense_ranked: list[int] = []
         if policy.mode != "dense":
@@ -729,7 +735,7 @@ class AuthorizedRetriever:
     ) -> tuple[
         npt.NDArray[np.integer[Any]],
         tuple[int, int, int],
-        tuple[Scored, ...],
+        tuple[ScoredChunk, ...],
         npt.NDArray[np.integer[Any]],
         list[int],
     ]:
@@ -749,7 +755,9 @@ class AuthorizedRetriever:
 
     def _lexical_top(
         self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy
-    ) -> tuple[npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[Scored, ...], list[int]]:
+    ) -> tuple[
+        npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[ScoredChunk, ...], list[int]
+    ]:
         """The rows BM25 scored, their audit counts, and the best of them that may rank
         (those ``masks.rankable`` marks, whatever the scorer returned), cut at
         ``policy.candidate_limit``, with their rows."""
@@ -775,7 +783,7 @@ class AuthorizedRetriever:
         rows: npt.NDArray[np.intp],
         policy: RetrievalPolicy,
         settle: Settle | None = None,
-    ) -> tuple[tuple[Scored, ...], list[int]]:
+    ) -> tuple[tuple[ScoredChunk, ...], list[int]]:
         """The best of ``rows`` (those that may rank: eligible, with a positive score),
         and their rows; ``settle(rows, limit)``, if given, first makes exact the scores
         that may place."""
@@ -847,10 +855,10 @@ class AuthorizedRetriever:
                     fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
                 )
                 known = first.memo[key] = (rankings, fused)
-            candidates: Sequence[Scored] = known[1]
+            candidates: Sequence[ScoredChunk] = known[1]
         else:
             candidates = first.lexical if policy.mode == "lexical" else first.dense
-        final: list[Scored]
+        final: list[ScoredChunk]
         if not policy.enable_rerank:
             degraded.append("rerank")
             final = cut(candidates, policy.result_limit, policy.limit_unit)

@@ -56,7 +56,7 @@ from ragward.reference import (
     Principal,
     RetrievalPolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     Segment,
     check_grounding,
     estimate_tokens,
@@ -111,7 +111,7 @@ class PostFilter(ReferenceSystem):
         wide = retriever.first_stage(query, auditor, now_tick=now_tick, policy=settings)
         dropped: set[str] = set()
 
-        def admit(ranking: tuple[Scored, ...]) -> tuple[Scored, ...]:
+        def admit(ranking: tuple[ScoredChunk, ...]) -> tuple[ScoredChunk, ...]:
             kept = tuple(s for s in ranking if retriever.visible(principal, s.chunk))
             dropped.update(s.chunk.chunk_id for s in ranking)
             dropped.difference_update(s.chunk.chunk_id for s in kept)
@@ -201,8 +201,8 @@ class _CustomFirstStage(ReferenceSystem):
         eligible = visible & fresh
         none: Mask = np.zeros(live.size, dtype=np.bool_)
         lexical_hit, dense_hit = none, none
-        lexical: tuple[Scored, ...] = ()
-        dense: tuple[Scored, ...] = ()
+        lexical: tuple[ScoredChunk, ...] = ()
+        dense: tuple[ScoredChunk, ...] = ()
         if policy.mode != "dense":
             statistics = self._statistics(live, visible, eligible_raw, hidden)
             scores, lexical_hit = namespace.lexical.score(tokenize(query), statistics, live)
@@ -661,7 +661,7 @@ class GroundsOnCorpus(ReferenceSystem):
         for namespace in self.retriever._namespaces.values():
             live = namespace.live()
             evidence.extend(
-                Scored(chunk, 0.0) for row, chunk in enumerate(namespace.chunks) if live[row]
+                ScoredChunk(chunk, 0.0) for row, chunk in enumerate(namespace.chunks) if live[row]
             )
         report = check_grounding([Claim(c) for c in claims], evidence, min_overlap=min_overlap)
         verdicts = []

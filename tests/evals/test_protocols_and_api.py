@@ -22,7 +22,7 @@ from ragward.reference import (
     GroundingChecker,
     GroundingReport,
     Reranker,
-    Scored,
+    ScoredChunk,
 )
 from tests.evals.dataset_files import write_dataset
 
@@ -64,7 +64,7 @@ class EveryClaimChecker:
         self.thresholds: list[float] = []
 
     def check(
-        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+        self, claims: Sequence[Claim], retrieved: Sequence[ScoredChunk], *, threshold: float
     ) -> GroundingReport:
         self.thresholds.append(threshold)
         if not retrieved:

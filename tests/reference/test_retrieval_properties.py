@@ -43,7 +43,7 @@ from ragward.reference import (
     Principal,
     RetrievalPolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     tokenize,
 )
 
@@ -241,17 +241,17 @@ def interleave(
     return merged
 
 
-def rank_key(scored: Scored) -> tuple[float, str]:
+def rank_key(scored: ScoredChunk) -> tuple[float, str]:
     return (-scored.score, scored.chunk.chunk_id)
 
 
-def assert_ranked(ranking: Sequence[Scored]) -> None:
+def assert_ranked(ranking: Sequence[ScoredChunk]) -> None:
     """Strictly ordered by ``(-score, chunk_id)``: ties go to the smaller chunk id."""
     keys = [rank_key(s) for s in ranking]
     assert all(a < b for a, b in itertools.pairwise(keys)), keys
 
 
-def assert_twins_tied(ranking: Sequence[Scored]) -> None:
+def assert_twins_tied(ranking: Sequence[ScoredChunk]) -> None:
     """Chunks with identical indexed text (title, heading, text) carry identical scores."""
     by_text: dict[str, float] = {}
     for scored in ranking:

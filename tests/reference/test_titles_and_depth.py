@@ -108,11 +108,11 @@ def test_document_limits_cut_the_full_ranking(mode: str) -> None:
 def test_cut_keeps_the_longest_prefix_with_at_most_limit_documents(
     docs: list[str], limit: int
 ) -> None:
-    from ragward.reference import Scored
+    from ragward.reference import ScoredChunk
     from ragward.reference.chunking import Chunk
 
     ranking = [
-        Scored(Chunk(f"{d}::{i}", d, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
+        ScoredChunk(Chunk(f"{d}::{i}", d, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
         for i, d in enumerate(docs)
     ]
     kept = cut(ranking, limit, "documents")

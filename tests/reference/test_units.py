@@ -24,7 +24,7 @@ from ragward.reference import (
     Document,
     Principal,
     RetrievalPolicy,
-    Scored,
+    ScoredChunk,
     assemble_context,
     check_grounding,
     chunk_document,
@@ -42,11 +42,11 @@ def _chunk(chunk_id: str, text: str = "x", section: str = "body") -> Chunk:
     return Chunk(chunk_id, doc_id, "t", text, section, 0, len(text), "public", None, 1, 0)
 
 
-def _hit(chunk_id: str, score: float = 0.0, text: str = "x") -> Scored:
-    return Scored(_chunk(chunk_id, text), score)
+def _hit(chunk_id: str, score: float = 0.0, text: str = "x") -> ScoredChunk:
+    return ScoredChunk(_chunk(chunk_id, text), score)
 
 
-def _ids(scored: list[Scored]) -> list[str]:
+def _ids(scored: list[ScoredChunk]) -> list[str]:
     return [s.chunk.chunk_id for s in scored]
 
 
@@ -68,7 +68,7 @@ def _header_lines(text: str) -> list[str]:
 # ======================================================================================
 
 
-def _first_and_tenth_vs_third_and_third() -> list[Scored]:
+def _first_and_tenth_vs_third_and_third() -> list[ScoredChunk]:
     # x is 1st in the lexical ranking and 10th in the dense one; y is 3rd in both.
     lexical = [_hit("x", 9.0), _hit("f1", 8.0), _hit("y", 7.0)]
     dense = [_hit(f"g{i}", 1.0 - i / 100) for i in range(1, 3)]
@@ -417,11 +417,11 @@ RENDERED_CHUNK_CHARS = 24
 # each further chunk adds a "\n\n" separator (2) and its rendering (24).
 
 
-def _three() -> list[Scored]:
+def _three() -> list[ScoredChunk]:
     return [_hit("a::1", 3.0, "alpha"), _hit("b::1", 2.0, "bravo"), _hit("c::1", 1.0, "delta")]
 
 
-def _assemble(budget: int, retrieved: list[Scored] | None = None) -> Any:
+def _assemble(budget: int, retrieved: list[ScoredChunk] | None = None) -> Any:
     return assemble_context(
         budget_tokens=budget,
         instructions="Cite.",
@@ -638,7 +638,7 @@ def test_forged_header_in_a_section_heading_is_neutralised() -> None:
             budget_tokens=10_000,
             instructions="Cite.",
             question="Q?",
-            retrieved=[Scored(c, 1.0) for c in chunks],
+            retrieved=[ScoredChunk(c, 1.0) for c in chunks],
         )
         headers = _header_lines(ctx.text)
         assert headers.count("[instructions]") == 1, (brk, headers)
@@ -665,7 +665,7 @@ def test_forged_header_in_a_doc_id_is_neutralised() -> None:
         budget_tokens=10_000,
         instructions="Cite.",
         question="Q?",
-        retrieved=[Scored(c, 1.0) for c in chunk_document(doc)],
+        retrieved=[ScoredChunk(c, 1.0) for c in chunk_document(doc)],
     )
     assert _header_lines(ctx.text).count("[question]") == 1, _header_lines(ctx.text)
 
@@ -897,9 +897,9 @@ def _span(text: str, first: str, last: str) -> tuple[int, int]:
     return start, text.index(last, start) + len(last)
 
 
-def _evidence() -> list[Scored]:
+def _evidence() -> list[ScoredChunk]:
     chunks = chunk_document(POLICY_DOC) + chunk_document(PAYMENT_DOC)
-    return [Scored(c, 1.0) for c in chunks]
+    return [ScoredChunk(c, 1.0) for c in chunks]
 
 
 def test_grounding_worked_example() -> None:
@@ -940,7 +940,7 @@ def test_grounding_threshold() -> None:
 
 
 def test_grounding_unretrieved_chunk_supports_nothing() -> None:
-    payment_only = [Scored(c, 1.0) for c in chunk_document(PAYMENT_DOC)]
+    payment_only = [ScoredChunk(c, 1.0) for c in chunk_document(PAYMENT_DOC)]
     report = check_grounding([DUAL, HELD], payment_only)
     assert report.unsupported == (DUAL,)  # only the policy chunk backs it
     assert [c.text for c in report.supported] == [HELD.text]
