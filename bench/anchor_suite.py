@@ -42,9 +42,9 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     HashEmbedder,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     tokenize,
 )
@@ -206,7 +206,7 @@ def _best_of(repeat: int, work: Callable[[], object]) -> float:
     return best
 
 
-def _labelled(directory: Path) -> tuple[str, list[Document], list[str]]:
+def _labelled(directory: Path) -> tuple[str, list[ReferenceDoc], list[str]]:
     """The documents of a BEIR-layout folder (its largest tenant's latest versions, all
     made public) and the questions of its test split (or its first)."""
     from ragward.evals.datasets import load_dataset
@@ -216,7 +216,8 @@ def _labelled(directory: Path) -> tuple[str, list[Document], list[str]]:
     tenant = min(sizes, key=lambda t: (-sizes[t], t))  # the largest tenant, its last versions
     latest = {d.doc_id: d for d in dataset.docs if d.tenant == tenant}
     documents = [
-        Document(d.doc_id, "data", d.title, d.text, "public", None, 1, 0) for d in latest.values()
+        ReferenceDoc(d.doc_id, "data", d.title, d.text, "public", None, 1, 0)
+        for d in latest.values()
     ]
     split = "test" if "test" in dataset.qrels else sorted(dataset.qrels)[0]
     return dataset.name, documents, [q.text for q in dataset.split_queries(split)]

@@ -44,7 +44,7 @@ from ragward.reference import (
     MODES,
     AuthorizedRetriever,
     Chunk,
-    Document,
+    ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
     tokenize,
@@ -79,7 +79,7 @@ def _retriever_call(
 
 def _ingest_all(
     retriever: AuthorizedRetriever | PlainLoopRetriever,
-    documents: Sequence[Document],
+    documents: Sequence[ReferenceDoc],
     progress: Progress,
 ) -> tuple[float, list[tuple[Chunk, ...]]]:
     chunks: list[tuple[Chunk, ...]] = []

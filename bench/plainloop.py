@@ -31,11 +31,11 @@ from ragward.reference import (
     BM25Params,
     Chunk,
     Chunking,
-    Document,
     Embedder,
     HashEmbedder,
     LexicalOverlapReranker,
     Principal,
+    ReferenceDoc,
     Reranker,
     RetrievalPolicy,
     RetrievalResult,
@@ -93,10 +93,10 @@ class PlainLoopRetriever:
 
     # -- writes -----------------------------------------------------------------------
 
-    def ingest(self, document: Document) -> tuple[Chunk, ...]:
+    def ingest(self, document: ReferenceDoc) -> tuple[Chunk, ...]:
         """Upsert ``document``; refuse a version not newer than any seen for its key."""
-        if not isinstance(document, Document):
-            raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+        if not isinstance(document, ReferenceDoc):
+            raise InvalidArgument(f"ingest expects a ReferenceDoc, got {type(document).__name__}")
         known = self._versions.get(document.key)
         if known is not None and document.version <= known:
             raise VersionConflict(

@@ -34,7 +34,7 @@ from ragward.conformance.contract import Factory, RetrievalSystem
 from ragward.conformance.loading import check_built
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.outputs import write_atomic
-from ragward.reference import Document
+from ragward.reference import ReferenceDoc
 
 __all__ = ["SystemBench", "render_markdown", "run_system_bench"]
 
@@ -51,7 +51,7 @@ class SystemBench:
     seed: int = 0
 
 
-def as_doc(document: Document) -> Doc:
+def as_doc(document: ReferenceDoc) -> Doc:
     """The contract's record of a generated document."""
     return Doc(
         tenant=document.tenant,

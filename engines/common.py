@@ -22,7 +22,7 @@ from ragward.conformance.records import Asker, Doc, Hit, Policy
 from ragward.errors import InvalidArgument
 from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named
-from ragward.reference import Chunking, Document, Embedder, HashEmbedder, chunk_document
+from ragward.reference import Chunking, Embedder, HashEmbedder, ReferenceDoc, chunk_document
 from ragward.reference.documents import TICK_MAX
 from ragward.reference.text import tokenize
 
@@ -166,7 +166,7 @@ class Settings:
             )
         pieces = []
         for doc in docs:
-            document = Document(
+            document = ReferenceDoc(
                 doc.doc_id,
                 doc.tenant,
                 doc.title,

@@ -33,13 +33,13 @@ from ragward.reference import (
     Chunk,
     Chunking,
     Claim,
-    Document,
     FirstStage,
     GroundingChecker,
     GroundingReport,
     HashEmbedder,
     LexicalOverlapChecker,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
     ScoredChunk,
@@ -75,8 +75,8 @@ _CAPABILITIES = Capabilities(
 )
 
 
-def _document(doc: Doc) -> Document:
-    return Document(
+def _document(doc: Doc) -> ReferenceDoc:
+    return ReferenceDoc(
         doc.doc_id,
         doc.tenant,
         doc.title,

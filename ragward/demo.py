@@ -15,9 +15,9 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunking,
     Claim,
-    Document,
     FirstStage,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
     ScoredChunk,
@@ -59,9 +59,9 @@ Announcement is expected in Q3. This information is material and non-public.
 ALL_SEEING = Principal("auditor", "wholesale", "restricted", ("advisory",))
 
 
-def _documents() -> list[Document]:
+def _documents() -> list[ReferenceDoc]:
     return [
-        Document(
+        ReferenceDoc(
             "pol-hold-release",
             "wholesale",
             "Sanctions hold release policy",
@@ -69,7 +69,7 @@ def _documents() -> list[Document]:
             classification="internal",
             updated_tick=100,
         ),
-        Document(
+        ReferenceDoc(
             "pmt-771",
             "wholesale",
             "Payment PMT-771",
@@ -77,7 +77,7 @@ def _documents() -> list[Document]:
             classification="confidential",
             updated_tick=140,
         ),
-        Document(
+        ReferenceDoc(
             "col-script",
             "retail",
             "Collections script",
@@ -85,7 +85,7 @@ def _documents() -> list[Document]:
             classification="internal",
             updated_tick=90,
         ),
-        Document(
+        ReferenceDoc(
             "deal-falcon",
             "wholesale",
             "Project Falcon",
@@ -251,7 +251,7 @@ def run_demo(out: TextIO) -> None:
     say("  -> the '[instructions]' line smuggled into the question is escaped, not obeyed.")
 
     title("10. UPSERT: A NEW VERSION REPLACES THE OLD ONE, A STALE WRITE IS REFUSED")
-    reclassified = Document(
+    reclassified = ReferenceDoc(
         "pol-hold-release",
         "wholesale",
         "Sanctions hold release policy",
@@ -275,7 +275,7 @@ def run_demo(out: TextIO) -> None:
 def _leaks(say: Callable[[str], None]) -> None:
     retriever = AuthorizedRetriever(chunking=Chunking(max_tokens=200, overlap_tokens=0))
     retriever.ingest(
-        Document("pmt-771", "wholesale", "Payment PMT-771", PAYMENT_RECORD, "confidential")
+        ReferenceDoc("pmt-771", "wholesale", "Payment PMT-771", PAYMENT_RECORD, "confidential")
     )
     analyst = Principal("u-42", "wholesale", max_classification="confidential")
     policy = RetrievalPolicy(mode="lexical", enable_rerank=False, candidate_limit=3)
@@ -283,7 +283,7 @@ def _leaks(say: Callable[[str], None]) -> None:
     before = retriever.retrieve(query, analyst, policy=policy)
     for n in range(6):
         retriever.ingest(
-            Document(
+            ReferenceDoc(
                 f"falcon-memo-{n}",
                 "wholesale",
                 "Falcon memo",

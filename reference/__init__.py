@@ -1,9 +1,23 @@
-"""The reference implementation of authorized hybrid retrieval."""
+"""The reference implementation of authorized hybrid retrieval.
+
+Its records are named for the conformance kit's words, prefixed ``Reference``: they are
+the reference's own, checked when made (a bad field is an
+:class:`~ragward.errors.InvalidArgument`), where the kit's are plain records that may hold
+anything. Their former names still import, with a :class:`DeprecationWarning`.
+"""
+
+import warnings
+from typing import Any
 
 from ragward.reference.assembly import AssembledContext, Segment, assemble_context, neutralise
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import VectorIndex
-from ragward.reference.documents import CLASSIFICATIONS, Document, Principal, classification_rank
+from ragward.reference.documents import (
+    CLASSIFICATIONS,
+    Principal,
+    ReferenceDoc,
+    classification_rank,
+)
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
 from ragward.reference.grounding import (
@@ -26,6 +40,24 @@ from ragward.reference.retriever import (
 )
 from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tokenize
 
+#: Former names, still importable (the README's examples used them), each with a warning.
+_DEPRECATED = {
+    "Document": "ReferenceDoc",
+}
+
+
+def __getattr__(name: str) -> Any:
+    new = _DEPRECATED.get(name)
+    if new is None:
+        raise AttributeError(f"module 'ragward.reference' has no attribute {name!r}")
+    warnings.warn(
+        f"ragward.reference.{name} is deprecated: use ragward.reference.{new}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return globals()[new]
+
+
 __all__ = [
     "CLASSIFICATIONS",
     "LIMIT_UNITS",
@@ -39,7 +71,6 @@ __all__ = [
     "Chunking",
     "Claim",
     "ClaimCheck",
-    "Document",
     "Embedder",
     "FirstStage",
     "GroundingChecker",
@@ -48,6 +79,7 @@ __all__ = [
     "LexicalOverlapChecker",
     "LexicalOverlapReranker",
     "Principal",
+    "ReferenceDoc",
     "Reranker",
     "RetrievalPolicy",
     "RetrievalResult",

@@ -18,7 +18,7 @@ from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
 from ragward.reference.columns import Column
 from ragward.reference.dense import VectorIndex
-from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, Document, Principal
+from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, Principal, ReferenceDoc
 from ragward.reference.lexical import BM25Index, BM25Params
 from ragward.reference.text import tokenize
 
@@ -92,7 +92,7 @@ class Namespace:
         state = self.docs.get(doc_id)
         return None if state is None else state.version
 
-    def check_version(self, document: Document) -> None:
+    def check_version(self, document: ReferenceDoc) -> None:
         current = self.version_of(document.doc_id)
         if current is not None and document.version <= current:
             raise VersionConflict(
@@ -103,7 +103,7 @@ class Namespace:
 
     def upsert(
         self,
-        document: Document,
+        document: ReferenceDoc,
         chunks: list[Chunk],
         tokens: list[list[str]],
         vectors: Floats | npt.NDArray[np.float32],

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors
-from ragward.reference.documents import TICK_MAX, Document, Principal, classification_rank
+from ragward.reference.documents import TICK_MAX, Principal, ReferenceDoc, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
@@ -384,7 +384,7 @@ class AuthorizedRetriever:
     (BM25's ``N``, ``avgdl`` and document frequencies are taken over the eligible view).
 
     >>> r = AuthorizedRetriever()
-    >>> _ = r.ingest(Document("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
+    >>> _ = r.ingest(ReferenceDoc("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
     >>> [s.chunk.chunk_id for s in r.retrieve("PMT-7", Principal("u1", "acme")).chunks]
     ['d1::1']
     """
@@ -403,15 +403,15 @@ class AuthorizedRetriever:
 
     # -- writes -----------------------------------------------------------------------
 
-    def ingest(self, document: Document) -> tuple[Chunk, ...]:
+    def ingest(self, document: ReferenceDoc) -> tuple[Chunk, ...]:
         """Upsert ``document``: its chunks replace every chunk of its previous version.
 
         The version must be newer than any version ever ingested under the same
         ``(tenant, doc_id)``, deleted ones included; otherwise
         :class:`~ragward.errors.VersionConflict` is raised and nothing changes.
         """
-        if not isinstance(document, Document):
-            raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+        if not isinstance(document, ReferenceDoc):
+            raise InvalidArgument(f"ingest expects a ReferenceDoc, got {type(document).__name__}")
         with self._lock:
             namespace = self._namespace(document.tenant)
             namespace.check_version(document)
@@ -423,7 +423,7 @@ class AuthorizedRetriever:
         return tuple(chunks)
 
     def ingest_many(
-        self, documents: Iterable[Document], *, batch_size: int = 256
+        self, documents: Iterable[ReferenceDoc], *, batch_size: int = 256
     ) -> tuple[tuple[Chunk, ...] | None, ...]:
         """Upsert ``documents`` (any iterable, read once) in order, embedding their chunks
         in batches.
@@ -435,8 +435,10 @@ class AuthorizedRetriever:
         """
         documents = list(documents)  # read once: a generator has no second pass
         for document in documents:
-            if not isinstance(document, Document):
-                raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+            if not isinstance(document, ReferenceDoc):
+                raise InvalidArgument(
+                    f"ingest expects a ReferenceDoc, got {type(document).__name__}"
+                )
         pending = [(document, *self._chunks(document)) for document in documents]
         embedded = [
             c
@@ -463,7 +465,7 @@ class AuthorizedRetriever:
                 out.append(tuple(chunks))
         return tuple(out)
 
-    def _chunks(self, document: Document) -> tuple[list[Chunk], list[int]]:
+    def _chunks(self, document: ReferenceDoc) -> tuple[list[Chunk], list[int]]:
         """The chunks of ``document`` and which index reads each."""
         chunking = self.chunking
         chunks = chunk_document(

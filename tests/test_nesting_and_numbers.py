@@ -20,7 +20,7 @@ import pytest
 
 from ragward.errors import InvalidArgument
 from ragward.evals.datasets import load_dataset
-from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc, RetrievalPolicy
 from tests.commands import Inputs, one_error_line, run, snapshot, write_inputs
 from tests.evals.dataset_files import write_dataset
 
@@ -232,7 +232,7 @@ def test_the_largest_limits_answer_like_generous_ones(unit: str, mode: str) -> N
     """A limit of 2**63 - 1 is allowed, so no stage may size anything by it."""
     retriever = AuthorizedRetriever()
     for number in range(12):
-        retriever.ingest(Document(f"d{number}", "t", "", f"alpha beta {number} " * 20))
+        retriever.ingest(ReferenceDoc(f"d{number}", "t", "", f"alpha beta {number} " * 20))
     asker = Principal("u", "t")
 
     def ask(limit: int) -> tuple[str, ...]:

@@ -31,11 +31,11 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     Embedder,
     HashEmbedder,
     LexicalOverlapReranker,
     Principal,
+    ReferenceDoc,
     Reranker,
     RetrievalPolicy,
     RetrievalResult,
@@ -92,7 +92,7 @@ def ask_both(
     return expected
 
 
-def both_do(pair: tuple[Retriever, Retriever], document: Document) -> None:
+def both_do(pair: tuple[Retriever, Retriever], document: ReferenceDoc) -> None:
     """Ingest into both; either both accept (same chunks) or both refuse the version."""
     reference, loop = pair
     try:
@@ -123,8 +123,8 @@ def _text(rng: np.random.Generator) -> str:
     return "".join(parts)
 
 
-def _document(rng: np.random.Generator, tenant: str, doc_id: str, text: str) -> Document:
-    return Document(
+def _document(rng: np.random.Generator, tenant: str, doc_id: str, text: str) -> ReferenceDoc:
+    return ReferenceDoc(
         doc_id=doc_id,
         tenant=tenant,
         title="",
@@ -138,7 +138,7 @@ def _document(rng: np.random.Generator, tenant: str, doc_id: str, text: str) -> 
 
 def build_pair(
     seed: int, embedder: Embedder | None = None, reranker: Reranker | None = None
-) -> tuple[tuple[Retriever, Retriever], list[Document]]:
+) -> tuple[tuple[Retriever, Retriever], list[ReferenceDoc]]:
     """Both retrievers after the same ingests (copies, re-versions, a refused stale write,
     deletes) over a few tenants that reuse doc ids."""
     rng = np.random.default_rng(seed)
@@ -152,7 +152,7 @@ def build_pair(
         AuthorizedRetriever(**knobs),  # type: ignore[arg-type]
         PlainLoopRetriever(**knobs),  # type: ignore[arg-type]
     )
-    documents: list[Document] = []
+    documents: list[ReferenceDoc] = []
     for tenant in TENANTS[: 1 + seed % 3]:
         for n in range(int(rng.integers(4, 14))):
             if documents and rng.random() < 0.25:  # an exact copy of an earlier text
@@ -183,7 +183,7 @@ def build_pair(
     return pair, list(latest.values())
 
 
-def _queries(rng: np.random.Generator, documents: Sequence[Document]) -> list[str]:
+def _queries(rng: np.random.Generator, documents: Sequence[ReferenceDoc]) -> list[str]:
     found = [
         " ".join(VOCABULARY[int(i)] for i in rng.integers(0, len(VOCABULARY), size=n))
         for n in rng.integers(1, 5, size=6)
@@ -315,8 +315,8 @@ _WORDS = st.sampled_from(VOCABULARY)
 
 
 @st.composite
-def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, RetrievalPolicy, int]:
-    documents: list[Document] = []
+def _scenario(draw: st.DrawFn) -> tuple[list[ReferenceDoc], Principal, str, RetrievalPolicy, int]:
+    documents: list[ReferenceDoc] = []
     keys = draw(
         st.lists(st.tuples(st.sampled_from(TENANTS[:2]), st.sampled_from(("a", "b", "c"))),
                  unique=True, max_size=6)
@@ -329,7 +329,7 @@ def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, Retrieva
         if draw(st.booleans()):
             text = "## Head\n" + text
         documents.append(
-            Document(
+            ReferenceDoc(
                 doc_id,
                 tenant,
                 "",
@@ -358,7 +358,7 @@ def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, Retrieva
 
 @given(_scenario())
 def test_loop_matches_reference_property(
-    scenario: tuple[list[Document], Principal, str, RetrievalPolicy, int],
+    scenario: tuple[list[ReferenceDoc], Principal, str, RetrievalPolicy, int],
 ) -> None:
     documents, principal, query, policy, now_tick = scenario
     pair: tuple[Retriever, Retriever] = (

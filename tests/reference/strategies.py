@@ -20,8 +20,8 @@ from ragward.reference import (
     CLASSIFICATIONS,
     MODES,
     Chunking,
-    Document,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     tokenize,
 )
@@ -164,9 +164,9 @@ def documents(
     doc_id: str,
     text: str | None = None,
     max_tick: int = MAX_TICK,
-) -> Document:
+) -> ReferenceDoc:
     """A document under ``(tenant, doc_id)`` with any classification, barrier and tick."""
-    return Document(
+    return ReferenceDoc(
         doc_id=doc_id,
         tenant=tenant,
         title=draw(st.sampled_from(("", "Hold notice", "Q3 ledger"))),
@@ -184,7 +184,7 @@ def corpora(
     min_size: int = 0,
     max_size: int = 8,
     tenants: Sequence[str] = TENANTS,
-) -> list[Document]:
+) -> list[ReferenceDoc]:
     """Documents with distinct ``(tenant, doc_id)`` keys; ``doc_id`` collides across tenants,
     and many texts are copies or near-duplicates of earlier ones."""
     keys = draw(
@@ -195,7 +195,7 @@ def corpora(
             max_size=max_size,
         )
     )
-    corpus: list[Document] = []
+    corpus: list[ReferenceDoc] = []
     for tenant, doc_id in keys:
         kind = draw(st.sampled_from(("fresh", "copy", "near"))) if corpus else "fresh"
         text: str | None = None
@@ -221,7 +221,7 @@ def principals(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[Principal]
 
 
 @st.composite
-def queries(draw: st.DrawFn, corpus: Sequence[Document] = ()) -> str:
+def queries(draw: st.DrawFn, corpus: Sequence[ReferenceDoc] = ()) -> str:
     """Mostly words of the corpus; sometimes a whole text, an unknown word or no term."""
     vocabulary = sorted({t for d in corpus for t in tokenize(d.text)}) or list(VOCABULARY)
     kind = draw(st.sampled_from(("words",) * 6 + ("mixed", "text", "empty")))
@@ -253,7 +253,7 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[RetrievalPolicy]
 class Scenario:
     """One retrieval request against one corpus."""
 
-    corpus: tuple[Document, ...]
+    corpus: tuple[ReferenceDoc, ...]
     principal: Principal
     query: str
     policy: RetrievalPolicy
@@ -333,7 +333,7 @@ def scenarios(
 
 
 @st.composite
-def floods(draw: st.DrawFn, scenario: Scenario, max_size: int = 25) -> list[Document]:
+def floods(draw: st.DrawFn, scenario: Scenario, max_size: int = 25) -> list[ReferenceDoc]:
     """Documents outside the scenario principal's eligible view ``E(P, t)``.
 
     Each is another tenant's (often under a ``doc_id`` the corpus uses), above the
@@ -351,7 +351,7 @@ def floods(draw: st.DrawFn, scenario: Scenario, max_size: int = 25) -> list[Docu
     outside = [b for b in (*BARRIERS, "flood-barrier") if b not in principal.barriers]
     used = {d.key for d in scenario.corpus}
     query_text = scenario.query if tokenize(scenario.query) else " ".join(VOCABULARY[:3])
-    flood: list[Document] = []
+    flood: list[ReferenceDoc] = []
     for index in range(draw(st.integers(min_value=1, max_value=max_size))):
         source = draw(st.sampled_from(("query",) * 3 + ("corpus",)))
         if source == "corpus" and scenario.corpus:

@@ -12,16 +12,16 @@ from typing import TypeVar
 
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.engines.reference import ReferenceSystem
-from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc, RetrievalPolicy
 
 T = TypeVar("T")
 
 DOCS = [
-    Document("d1", "acme", "", "payment held for dual control", version=2),
-    Document("d1", "acme", "", "payment older", version=1),  # refused: not newer
-    Document("d2", "acme", "", "ledger payment released"),
-    Document("d1", "globex", "", "payment elsewhere"),
-    Document("d2", "acme", "", "ledger payment released twice", version=3),  # replaces v1
+    ReferenceDoc("d1", "acme", "", "payment held for dual control", version=2),
+    ReferenceDoc("d1", "acme", "", "payment older", version=1),  # refused: not newer
+    ReferenceDoc("d2", "acme", "", "ledger payment released"),
+    ReferenceDoc("d1", "globex", "", "payment elsewhere"),
+    ReferenceDoc("d2", "acme", "", "ledger payment released twice", version=3),  # replaces v1
 ]
 ALICE = Principal("alice", "acme")
 QUESTIONS = ["payment", "ledger released", "nothing at all"]

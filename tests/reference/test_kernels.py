@@ -218,11 +218,11 @@ def test_kernel_and_numpy_answer_alike(scenario: Scenario) -> None:
 
 def test_the_numpy_path_answers(numpy_path: None) -> None:
     # The path an install without a compiler takes, end to end.
-    from ragward.reference import Document, Principal, RetrievalPolicy
+    from ragward.reference import Principal, ReferenceDoc, RetrievalPolicy
 
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("d1", "t", "a", "wire transfer held for screening", "public"))
-    retriever.ingest(Document("d2", "t", "b", "wire fee schedule", "restricted"))
+    retriever.ingest(ReferenceDoc("d1", "t", "a", "wire transfer held for screening", "public"))
+    retriever.ingest(ReferenceDoc("d2", "t", "b", "wire fee schedule", "restricted"))
     answer = retriever.retrieve(
         "wire screening", Principal("u", "t", "public"), policy=RetrievalPolicy(mode="lexical")
     )

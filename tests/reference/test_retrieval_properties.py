@@ -36,11 +36,11 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     Embedder,
     FirstStage,
     HashEmbedder,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
     ScoredChunk,
@@ -87,7 +87,7 @@ def fresh(updated_tick: int, now_tick: int, policy: RetrievalPolicy) -> bool:
 
 
 def doc_in_view(
-    document: Document, principal: Principal, now_tick: int, policy: RetrievalPolicy
+    document: ReferenceDoc, principal: Principal, now_tick: int, policy: RetrievalPolicy
 ) -> bool:
     return entitled(
         principal, document.tenant, document.classification, document.barrier
@@ -169,7 +169,7 @@ def brute_force(
 
 
 def build(
-    documents: Iterable[Document],
+    documents: Iterable[ReferenceDoc],
     chunking: Chunking,
     embedder: Embedder | None = None,
 ) -> tuple[AuthorizedRetriever, Chunks]:
@@ -226,10 +226,10 @@ def first_stages(
 
 
 def interleave(
-    data: st.DataObject, first: Sequence[Document], second: Sequence[Document]
-) -> list[Document]:
+    data: st.DataObject, first: Sequence[ReferenceDoc], second: Sequence[ReferenceDoc]
+) -> list[ReferenceDoc]:
     """Both lists merged in a drawn order, each keeping its own relative order."""
-    merged: list[Document] = []
+    merged: list[ReferenceDoc] = []
     i = j = 0
     while i < len(first) or j < len(second):
         if j == len(second) or (i < len(first) and data.draw(st.booleans())):
@@ -262,7 +262,7 @@ def assert_twins_tied(ranking: Sequence[ScoredChunk]) -> None:
 # -- 1. non-interference --------------------------------------------------------------
 
 
-def _split_view(scenario: Scenario) -> tuple[list[Document], list[Document]]:
+def _split_view(scenario: Scenario) -> tuple[list[ReferenceDoc], list[ReferenceDoc]]:
     principal, now, policy = scenario.principal, scenario.now_tick, scenario.policy
     view = [d for d in scenario.corpus if doc_in_view(d, principal, now, policy)]
     rest = [d for d in scenario.corpus if not doc_in_view(d, principal, now, policy)]
@@ -362,7 +362,7 @@ def test_accounting_matches_brute_force(scenario: Scenario, data: st.DataObject)
 # -- 3. lifecycle ---------------------------------------------------------------------
 
 
-def _reader_of(document: Document) -> Principal:
+def _reader_of(document: ReferenceDoc) -> Principal:
     """A principal of the document's tenant who can see exactly that classification."""
     barriers = () if document.barrier is None else (document.barrier,)
     return Principal("reader", document.tenant, document.classification, barriers)
@@ -440,7 +440,7 @@ def test_same_or_older_version_is_refused_and_changes_nothing(
     assert retriever.version_of(*old.key) == old.version
 
 
-def _with_twin(corpus: list[Document], target: Document, tenant: str) -> list[Document]:
+def _with_twin(corpus: list[ReferenceDoc], target: ReferenceDoc, tenant: str) -> list[ReferenceDoc]:
     """``corpus`` plus a copy of ``target`` in ``tenant`` under the same doc_id, if free."""
     if any(d.key == (tenant, target.doc_id) for d in corpus):
         return corpus
@@ -515,7 +515,7 @@ def test_compaction_after_churn_answers_as_a_fresh_retriever(
     tenant = scenario.principal.tenant
     words = [d.text for d in scenario.corpus] or ["ledger wire"]
     big_text = "\n".join(f"{words[i % len(words)]} ledger wire w{i}" for i in range(350))
-    big = Document("big", tenant, "", big_text, classification=data.draw(classifications()))
+    big = ReferenceDoc("big", tenant, "", big_text, classification=data.draw(classifications()))
     retriever, chunks = build([*scenario.corpus, big], chunking)
     assert len(chunks[big.key]) > 1024
     delete = data.draw(st.booleans())
@@ -579,7 +579,7 @@ class FaultyEmbedder:
     now_tick=st.sampled_from((0, 100, 2**63 - 1, -(2**63), 2**64)),
 )
 def test_ingest_is_atomic_for_any_document(
-    corpus: list[Document],
+    corpus: list[ReferenceDoc],
     data: st.DataObject,
     tick: int,
     fault: str,
@@ -653,7 +653,7 @@ def test_results_independent_of_ingestion_order_and_repeatable(
 
 _HASH_SEED_SCRIPT = r"""
 from ragward.reference import (
-    MODES, AuthorizedRetriever, Chunking, Document, Principal, RetrievalPolicy,
+    MODES, AuthorizedRetriever, Chunking, ReferenceDoc, Principal, RetrievalPolicy,
 )
 
 texts = [
@@ -666,7 +666,7 @@ retriever = AuthorizedRetriever(chunking=Chunking(max_tokens=8, overlap_tokens=2
 levels = ("public", "internal", "confidential", "restricted")
 for i, text in enumerate(texts):
     for tenant in ("acme", "globex"):
-        retriever.ingest(Document(
+        retriever.ingest(ReferenceDoc(
             f"d{i % 3}" if tenant == "acme" else f"x{i}", tenant, "", text,
             classification=levels[i % 4], barrier=("hr" if i == 3 else None),
             version=1 + i, updated_tick=10 * i,
@@ -802,7 +802,7 @@ def _large_namespace(embedder_name: str) -> AuthorizedRetriever:
             if row in _TWIN_ROWS
             else " ".join(filler[(row * k) % len(filler)] for k in (1, 3, 7))
         )
-        retriever.ingest(Document(f"r{_ROWS - row:05d}", "t", "", text))
+        retriever.ingest(ReferenceDoc(f"r{_ROWS - row:05d}", "t", "", text))
     return retriever
 
 
@@ -854,11 +854,11 @@ class RetrieverLifecycle(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.retriever = AuthorizedRetriever(chunking=_MACHINE_CHUNKING)
-        self.live: dict[Key, Document] = {}
+        self.live: dict[Key, ReferenceDoc] = {}
         self.chunks: Chunks = {}
         self.versions: dict[Key, int] = {}
 
-    def _accept(self, document: Document) -> None:
+    def _accept(self, document: ReferenceDoc) -> None:
         self.chunks[document.key] = self.retriever.ingest(document)
         self.live[document.key] = document
         self.versions[document.key] = document.version
@@ -883,7 +883,7 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         """A new document, or a new version (new text and metadata) of an existing one."""
         tenant, doc_id = key
         version = self.versions.get(key, 0) + bump
-        self._accept(Document(doc_id, tenant, "", text, classification, barrier, version, tick))
+        self._accept(ReferenceDoc(doc_id, tenant, "", text, classification, barrier, version, tick))
 
     @precondition(lambda self: bool(self.live))
     @rule(data=st.data(), classification=classifications(), barrier=barrier_values())
@@ -900,7 +900,9 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         tenant, doc_id = data.draw(st.sampled_from(sorted(self.versions)))
         version = data.draw(st.integers(min_value=1, max_value=self.versions[tenant, doc_id]))
         with pytest.raises(VersionConflict):
-            self.retriever.ingest(Document(doc_id, tenant, "", text, classification, None, version))
+            self.retriever.ingest(
+                ReferenceDoc(doc_id, tenant, "", text, classification, None, version)
+            )
 
     @rule(key=_MACHINE_KEYS)
     def delete(self, key: Key) -> None:

@@ -20,10 +20,10 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     FirstStage,
     HashEmbedder,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     cut,
 )
@@ -46,7 +46,7 @@ class Picky:
         return [math.nan if c.doc_id == "d3" else float(len(c.chunk_id) % 3) for c in chunks]
 
 
-def _retriever(corpus: Sequence[Document], chunking: Chunking) -> AuthorizedRetriever:
+def _retriever(corpus: Sequence[ReferenceDoc], chunking: Chunking) -> AuthorizedRetriever:
     retriever = AuthorizedRetriever(embedder=HashEmbedder(16), chunking=chunking)
     for document in corpus:
         retriever.ingest(document)
@@ -69,7 +69,7 @@ def _narrowed(first: FirstStage, policy: RetrievalPolicy) -> FirstStage:
     st.booleans(),
 )
 def test_a_stage_table_finishes_as_finish_does(
-    corpus: list[Document],
+    corpus: list[ReferenceDoc],
     data: st.DataObject,
     settings: list[RetrievalPolicy],
     unit: str,
@@ -107,7 +107,7 @@ def test_a_stage_table_finishes_as_finish_does(
     st.lists(st.sampled_from(("d1", "d2", "d3", "shared")), max_size=3),
 )
 def test_rerank_scores_read_from_the_index_are_the_rerankers(
-    corpus: list[Document], data: st.DataObject, chunking: Chunking, deleted: list[str]
+    corpus: list[ReferenceDoc], data: st.DataObject, chunking: Chunking, deleted: list[str]
 ) -> None:
     retriever = _retriever(corpus, chunking)
     for doc_id in deleted:  # dead rows stay in the postings, masked out
@@ -130,7 +130,7 @@ def test_after_a_compaction_a_stage_asks_the_reranker_and_still_agrees() -> None
     retriever = AuthorizedRetriever(embedder=HashEmbedder(16))
     text = "payment held for screening; release needs dual control"
     for number in range(40):
-        retriever.ingest(Document(f"d{number}", "acme", "Hold", f"{text} {number}"))
+        retriever.ingest(ReferenceDoc(f"d{number}", "acme", "Hold", f"{text} {number}"))
     principal = Principal("u1", "acme")
     first = retriever.first_stage("held payment release", principal)
     chunks = [s.chunk for s in first.lexical]
@@ -138,7 +138,7 @@ def test_after_a_compaction_a_stage_asks_the_reranker_and_still_agrees() -> None
     before = namespace.compactions
     for round_ in range(60):  # enough dead rows to compact: every row is numbered anew
         for number in range(40):
-            retriever.ingest(Document(f"d{number}", "acme", "Hold", text, version=round_ + 2))
+            retriever.ingest(ReferenceDoc(f"d{number}", "acme", "Hold", text, version=round_ + 2))
     assert namespace.compactions > before
     asked: list[int] = []
 

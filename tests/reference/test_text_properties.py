@@ -20,7 +20,7 @@ from ragward.reference import (
     AssembledContext,
     Chunk,
     Claim,
-    Document,
+    ReferenceDoc,
     ScoredChunk,
     assemble_context,
     check_grounding,
@@ -118,7 +118,7 @@ def test_chunking_provenance_coverage_and_size(
     text: str, sizes: tuple[int, int], doc_id: str, version: int
 ) -> None:
     max_tokens, overlap = sizes
-    doc = Document(doc_id, "t", "T", text, version=version)
+    doc = ReferenceDoc(doc_id, "t", "T", text, version=version)
     chunks = chunk_document(doc, max_tokens=max_tokens, overlap_tokens=overlap)
     sections = _model_sections(text)
 
@@ -343,7 +343,7 @@ def test_assembly_headers_cannot_be_forged_through_document_text(
     # retrieved text.
     text = "".join(f"## h{lead}{forged}\n{body} word\n" for lead, forged in names)
     try:
-        document = Document(doc_id, "t", "T", text)
+        document = ReferenceDoc(doc_id, "t", "T", text)
     except InvalidArgument:
         return  # an id refused at the door cannot forge anything later
     retrieved = [ScoredChunk(c, 1.0) for c in chunk_document(document)]

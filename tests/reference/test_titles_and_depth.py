@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from ragward.reference import (
     AuthorizedRetriever,
     Chunking,
-    Document,
     Principal,
+    ReferenceDoc,
     RetrievalPolicy,
     chunk_document,
     cut,
@@ -22,8 +22,8 @@ ASKER = Principal("u", "acme")
 @pytest.mark.parametrize("mode", ["lexical", "dense", "hybrid"])
 def test_a_query_matching_only_the_title_finds_the_document(mode: str) -> None:
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("d1", "acme", "Sanctions screening", "Payments wait for review."))
-    retriever.ingest(Document("d2", "acme", "Holiday calendar", "Offices close on Friday."))
+    retriever.ingest(ReferenceDoc("d1", "acme", "Sanctions screening", "Payments wait for review."))
+    retriever.ingest(ReferenceDoc("d2", "acme", "Holiday calendar", "Offices close on Friday."))
     policy = RetrievalPolicy(mode=mode)
     hits = retriever.retrieve("sanctions", ASKER, policy=policy).chunks
     assert [s.chunk.doc_id for s in hits][:1] == ["d1"]
@@ -36,29 +36,29 @@ def test_a_query_matching_only_the_title_finds_the_document(mode: str) -> None:
 def test_a_query_matching_only_a_heading_finds_that_section() -> None:
     retriever = AuthorizedRetriever(chunking=Chunking(16, 0))
     text = "## Escalation\nCall the desk lead.\n\n## Cut-off\nWires leave at noon."
-    retriever.ingest(Document("d1", "acme", "Ops", text))
+    retriever.ingest(ReferenceDoc("d1", "acme", "Ops", text))
     policy = RetrievalPolicy(mode="lexical")
     (hit,) = retriever.retrieve("escalation", ASKER, policy=policy).chunks
     assert (hit.chunk.section, hit.chunk.text) == ("Escalation", "Call the desk lead.")
 
 
 def test_search_text_joins_title_heading_and_text() -> None:
-    doc = Document("d1", "t", "Title", "intro words\n## Part two\nbody words")
+    doc = ReferenceDoc("d1", "t", "Title", "intro words\n## Part two\nbody words")
     first, second = chunk_document(doc)
     assert first.search_text == "Title\nintro words"
     assert second.search_text == "Title\nPart two\nbody words"
     assert (first.heading, second.heading) == ("", "Part two")
-    untitled = chunk_document(Document("d2", "t", "", "only text"))[0]
+    untitled = chunk_document(ReferenceDoc("d2", "t", "", "only text"))[0]
     assert untitled.search_text == "only text"
 
 
 def test_lexical_scores_read_title_and_text_as_one_document() -> None:
     # The same words split differently between title and text score the same.
     a, b = AuthorizedRetriever(), AuthorizedRetriever()
-    a.ingest(Document("d", "acme", "wire cut-off", "noon daily"))
-    a.ingest(Document("e", "acme", "", "other words here"))
-    b.ingest(Document("d", "acme", "", "wire cut-off noon daily"))
-    b.ingest(Document("e", "acme", "", "other words here"))
+    a.ingest(ReferenceDoc("d", "acme", "wire cut-off", "noon daily"))
+    a.ingest(ReferenceDoc("e", "acme", "", "other words here"))
+    b.ingest(ReferenceDoc("d", "acme", "", "wire cut-off noon daily"))
+    b.ingest(ReferenceDoc("e", "acme", "", "other words here"))
     policy = RetrievalPolicy(mode="lexical")
     got = a.retrieve("wire noon", ASKER, policy=policy).chunks
     want = b.retrieve("wire noon", ASKER, policy=policy).chunks
@@ -68,9 +68,9 @@ def test_lexical_scores_read_title_and_text_as_one_document() -> None:
 def _many_chunked() -> AuthorizedRetriever:
     """Document "big" owns the best chunks for 'ledger'; three others match once each."""
     retriever = AuthorizedRetriever(chunking=Chunking(8, 0))
-    retriever.ingest(Document("big", "acme", "", " ".join(["ledger ledger entry"] * 12)))
+    retriever.ingest(ReferenceDoc("big", "acme", "", " ".join(["ledger ledger entry"] * 12)))
     for name in ("p", "q", "r"):
-        retriever.ingest(Document(name, "acme", "", f"ledger mention in note {name} " * 2))
+        retriever.ingest(ReferenceDoc(name, "acme", "", f"ledger mention in note {name} " * 2))
     return retriever
 
 
@@ -129,9 +129,9 @@ def test_a_bad_limit_unit_is_refused() -> None:
 
 
 def _corpus(retriever: AuthorizedRetriever) -> AuthorizedRetriever:
-    retriever.ingest(Document("a", "acme", "Wire cut-off", " ".join(["noon wire desk"] * 9)))
-    retriever.ingest(Document("b", "acme", "", "sanctions review of every wire " * 4))
-    retriever.ingest(Document("c", "acme", "Holidays", "offices close on friday"))
+    retriever.ingest(ReferenceDoc("a", "acme", "Wire cut-off", " ".join(["noon wire desk"] * 9)))
+    retriever.ingest(ReferenceDoc("b", "acme", "", "sanctions review of every wire " * 4))
+    retriever.ingest(ReferenceDoc("c", "acme", "Holidays", "offices close on friday"))
     return retriever
 
 
@@ -162,11 +162,11 @@ def test_a_split_chunking_gives_each_index_its_own_chunks() -> None:
 def test_a_split_chunking_survives_compaction() -> None:
     retriever = AuthorizedRetriever(chunking=Chunking(4, 0, lexical_max_tokens=10_000))
     for version in range(1, 60):  # every upsert kills the previous version's rows
-        retriever.ingest(Document("a", "acme", "", "wire desk noon " * 40, version=version))
-    retriever.ingest(Document("b", "acme", "", "wire review"))
+        retriever.ingest(ReferenceDoc("a", "acme", "", "wire desk noon " * 40, version=version))
+    retriever.ingest(ReferenceDoc("b", "acme", "", "wire review"))
     fresh = AuthorizedRetriever(chunking=Chunking(4, 0, lexical_max_tokens=10_000))
-    fresh.ingest(Document("a", "acme", "", "wire desk noon " * 40, version=59))
-    fresh.ingest(Document("b", "acme", "", "wire review"))
+    fresh.ingest(ReferenceDoc("a", "acme", "", "wire desk noon " * 40, version=59))
+    fresh.ingest(ReferenceDoc("b", "acme", "", "wire review"))
     for mode in ("lexical", "dense"):
         policy = RetrievalPolicy(mode=mode, candidate_limit=500, result_limit=500)
         got = retriever.retrieve("wire", ASKER, policy=policy).chunks

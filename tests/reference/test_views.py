@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc, RetrievalPolicy
 
 LEXICAL = RetrievalPolicy(mode="lexical", candidate_limit=50, result_limit=50)
 
@@ -22,7 +22,7 @@ def _retriever(docs: int) -> AuthorizedRetriever:
     retriever = AuthorizedRetriever()
     for i in range(docs):
         words = " ".join(["ledger"] * (1 + i % 3) + ["wire"] * (i % 2) + [f"w{i}"])
-        retriever.ingest(Document(f"d{i}", "t", "", words))
+        retriever.ingest(ReferenceDoc(f"d{i}", "t", "", words))
     return retriever
 
 
@@ -53,16 +53,16 @@ def test_an_upsert_drops_the_cached_statistics() -> None:
     principal = Principal("u", "t")
     retriever = _retriever(10)
     _scores(retriever, "ledger", principal)
-    retriever.ingest(Document("extra", "t", "", "ledger " * 30))
+    retriever.ingest(ReferenceDoc("extra", "t", "", "ledger " * 30))
     fresh = _retriever(10)
-    fresh.ingest(Document("extra", "t", "", "ledger " * 30))
+    fresh.ingest(ReferenceDoc("extra", "t", "", "ledger " * 30))
     assert _scores(retriever, "ledger", principal) == _scores(fresh, "ledger", principal)
 
 
 def test_views_of_different_askers_are_kept_apart() -> None:
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("open", "t", "", "ledger wire ledger"))
-    retriever.ingest(Document("secret", "t", "", "ledger", "restricted"))
+    retriever.ingest(ReferenceDoc("open", "t", "", "ledger wire ledger"))
+    retriever.ingest(ReferenceDoc("secret", "t", "", "ledger", "restricted"))
     low, high = Principal("low", "t"), Principal("high", "t", "restricted")
     assert set(_scores(retriever, "ledger", low)) == {"open::1"}
     assert set(_scores(retriever, "ledger", high)) == {"open::1", "secret::1"}
@@ -72,7 +72,7 @@ def test_views_of_different_askers_are_kept_apart() -> None:
 
 def _only_open() -> AuthorizedRetriever:
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("open", "t", "", "ledger wire ledger"))
+    retriever.ingest(ReferenceDoc("open", "t", "", "ledger wire ledger"))
     return retriever
 
 

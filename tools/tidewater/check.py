@@ -52,8 +52,8 @@ def self_check(
     from ragward.reference import (
         AuthorizedRetriever,
         Claim,
-        Document,
         Principal,
+        ReferenceDoc,
         RetrievalPolicy,
         check_grounding,
     )
@@ -66,7 +66,7 @@ def self_check(
     for _, _, _, _, d, v in rows:
         s = d.spec
         retriever.ingest(
-            Document(
+            ReferenceDoc(
                 s.doc_id,
                 s.tenant,
                 s.title,
