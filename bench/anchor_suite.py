@@ -43,7 +43,7 @@ from ragward.reference import (
     Chunk,
     Chunking,
     HashEmbedder,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     tokenize,
@@ -107,7 +107,7 @@ def _bm25_rows(
     label: str,
     retriever: AuthorizedRetriever,
     chunks: Sequence[Chunk],
-    asker: Principal,
+    asker: ReferenceAsker,
     texts: Sequence[str],
     now_tick: int,
     bar: Progress,
@@ -441,7 +441,7 @@ def run_anchor_suite(
         retriever = AuthorizedRetriever(chunking=whole)
         bar.stage(f"ingesting {name} ({len(documents)} documents)")
         labelled = [c for d in documents for c in retriever.ingest(d)]
-        asker = Principal("all", "data", "restricted")
+        asker = ReferenceAsker("all", "data", "restricted")
         rows += _bm25_rows(name, retriever, labelled, asker, texts, 0, bar)
         del retriever, labelled
         gc.collect()

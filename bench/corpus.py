@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ragward.reference import CLASSIFICATIONS, Chunking, Principal, ReferenceDoc, tokenize
+from ragward.reference import CLASSIFICATIONS, Chunking, ReferenceAsker, ReferenceDoc, tokenize
 
 __all__ = [
     "BARRIERS",
@@ -76,7 +76,7 @@ class Query:
     """One benchmark question: who asks what, and when."""
 
     text: str
-    principal: Principal
+    principal: ReferenceAsker
     now_tick: int
 
 
@@ -255,22 +255,22 @@ def _document(
     return document, estimate
 
 
-def principals_for(tenant: str) -> list[Principal]:
+def principals_for(tenant: str) -> list[ReferenceAsker]:
     """Principals of ``tenant`` at every clearance, inside none, one or all barriers."""
     return [
-        Principal(f"{tenant}-public", tenant, "public"),
-        Principal(f"{tenant}-internal", tenant, "internal"),
-        Principal(f"{tenant}-deals", tenant, "internal", ("deals",)),
-        Principal(f"{tenant}-confidential", tenant, "confidential", ("research",)),
-        Principal(f"{tenant}-legal", tenant, "confidential", ("legal", "deals")),
-        Principal(f"{tenant}-restricted", tenant, "restricted"),
+        ReferenceAsker(f"{tenant}-public", tenant, "public"),
+        ReferenceAsker(f"{tenant}-internal", tenant, "internal"),
+        ReferenceAsker(f"{tenant}-deals", tenant, "internal", ("deals",)),
+        ReferenceAsker(f"{tenant}-confidential", tenant, "confidential", ("research",)),
+        ReferenceAsker(f"{tenant}-legal", tenant, "confidential", ("legal", "deals")),
+        ReferenceAsker(f"{tenant}-restricted", tenant, "restricted"),
         omniscient(tenant),
     ]
 
 
-def omniscient(tenant: str) -> Principal:
+def omniscient(tenant: str) -> ReferenceAsker:
     """A principal of ``tenant`` who sees every chunk: top clearance, inside every barrier."""
-    return Principal(f"{tenant}-all", tenant, CLASSIFICATIONS[-1], BARRIERS)
+    return ReferenceAsker(f"{tenant}-all", tenant, CLASSIFICATIONS[-1], BARRIERS)
 
 
 def generate_queries(
@@ -279,7 +279,7 @@ def generate_queries(
     *,
     seed: int = 0,
     tenant: str | None = None,
-    principal: Principal | None = None,
+    principal: ReferenceAsker | None = None,
 ) -> list[Query]:
     """``count`` queries sampled from the text of ``tenant``'s documents (default: the
     largest tenant), 2-8 terms, a quarter of them with one of the document's identifiers,

@@ -34,7 +34,7 @@ from ragward.reference import (
     Embedder,
     HashEmbedder,
     LexicalOverlapReranker,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     Reranker,
     RetrievalPolicy,
@@ -153,15 +153,17 @@ class PlainLoopRetriever:
     def retrieve(
         self,
         query: str,
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
         policy = policy or RetrievalPolicy()
-        if not isinstance(principal, Principal):
-            raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
+        if not isinstance(principal, ReferenceAsker):
+            raise InvalidArgument(
+                f"retrieve expects a ReferenceAsker, got {type(principal).__name__}"
+            )
         if not isinstance(query, str):
             raise InvalidArgument(f"query must be a string, got {query!r}")
         if isinstance(now_tick, bool) or not isinstance(now_tick, int):

@@ -38,7 +38,7 @@ from ragward.reference import (
     GroundingReport,
     HashEmbedder,
     LexicalOverlapChecker,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
@@ -133,9 +133,11 @@ def scored_of(hit: Hit, tenant: str = "") -> ScoredChunk:
     return ScoredChunk(chunk, hit.score)
 
 
-def principal_of(asker: Asker) -> Principal:
+def principal_of(asker: Asker) -> ReferenceAsker:
     """The reference's principal for the kit's asker."""
-    return Principal(asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers))
+    return ReferenceAsker(
+        asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers)
+    )
 
 
 def policy_of(policy: Policy) -> RetrievalPolicy:

@@ -16,7 +16,7 @@ from ragward.reference import (
     Chunking,
     Claim,
     FirstStage,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
@@ -56,7 +56,7 @@ Project Falcon is a confidential acquisition of Acme Trading FZE by a listed acq
 Announcement is expected in Q3. This information is material and non-public.
 """
 
-ALL_SEEING = Principal("auditor", "wholesale", "restricted", ("advisory",))
+ALL_SEEING = ReferenceAsker("auditor", "wholesale", "restricted", ("advisory",))
 
 
 def _documents() -> list[ReferenceDoc]:
@@ -104,7 +104,7 @@ def _ids(hits: Sequence[ScoredChunk]) -> list[str]:
 def post_filter_retrieve(
     retriever: AuthorizedRetriever,
     query: str,
-    principal: Principal,
+    principal: ReferenceAsker,
     policy: RetrievalPolicy,
 ) -> RetrievalResult:
     """The defect ragward exists to catch: rank the whole namespace, cut, *then* filter.
@@ -144,8 +144,8 @@ def run_demo(out: TextIO) -> None:
     documents = _documents()
     for document in documents:
         retriever.ingest(document)
-    wholesale = Principal("u-42", "wholesale", max_classification="confidential")
-    retail = Principal("u-7", "retail", max_classification="confidential")
+    wholesale = ReferenceAsker("u-42", "wholesale", max_classification="confidential")
+    retail = ReferenceAsker("u-7", "retail", max_classification="confidential")
 
     title("1. CHUNKS ARE STRUCTURE-AWARE, AND EVERY CITATION RESOLVES EXACTLY")
     record = documents[1]
@@ -184,15 +184,15 @@ def run_demo(out: TextIO) -> None:
     say("  -> the retail chunk was never a candidate: another namespace was searched.")
 
     title("5. CLASSIFICATION AND BARRIERS, APPLIED BEFORE RANKING")
-    outside = Principal("u-43", "wholesale", max_classification="restricted")
-    inside = Principal("u-99", "wholesale", "restricted", barriers=("advisory",))
+    outside = ReferenceAsker("u-43", "wholesale", max_classification="restricted")
+    inside = ReferenceAsker("u-99", "wholesale", "restricted", barriers=("advisory",))
     for label, who in (("outside the barrier", outside), ("inside the barrier", inside)):
         got = retriever.retrieve("Acme Trading FZE acquisition", who)
         say(
             f"  {label:<20}: {_ids(got.chunks)}  "
             f"excluded_by_entitlement={got.excluded_by_entitlement}"
         )
-    low = Principal("u-1", "wholesale", max_classification="internal")
+    low = ReferenceAsker("u-1", "wholesale", max_classification="internal")
     got = retriever.retrieve("PMT-771 held amount", low)
     say(f"  cleared to internal : {_ids(got.chunks)}  (the confidential record is invisible)")
 
@@ -277,7 +277,7 @@ def _leaks(say: Callable[[str], None]) -> None:
     retriever.ingest(
         ReferenceDoc("pmt-771", "wholesale", "Payment PMT-771", PAYMENT_RECORD, "confidential")
     )
-    analyst = Principal("u-42", "wholesale", max_classification="confidential")
+    analyst = ReferenceAsker("u-42", "wholesale", max_classification="confidential")
     policy = RetrievalPolicy(mode="lexical", enable_rerank=False, candidate_limit=3)
     query = "Acme Trading FZE"
     before = retriever.retrieve(query, analyst, policy=policy)

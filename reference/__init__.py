@@ -14,7 +14,7 @@ from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import VectorIndex
 from ragward.reference.documents import (
     CLASSIFICATIONS,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     classification_rank,
 )
@@ -43,6 +43,7 @@ from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tok
 #: Former names, still importable (the README's examples used them), each with a warning.
 _DEPRECATED = {
     "Document": "ReferenceDoc",
+    "Principal": "ReferenceAsker",
 }
 
 
@@ -78,7 +79,7 @@ __all__ = [
     "HashEmbedder",
     "LexicalOverlapChecker",
     "LexicalOverlapReranker",
-    "Principal",
+    "ReferenceAsker",
     "ReferenceDoc",
     "Reranker",
     "RetrievalPolicy",

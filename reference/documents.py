@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ragward.errors import InvalidArgument
 
-__all__ = ["CLASSIFICATIONS", "TICK_MAX", "Principal", "ReferenceDoc", "classification_rank"]
+__all__ = ["CLASSIFICATIONS", "TICK_MAX", "ReferenceAsker", "ReferenceDoc", "classification_rank"]
 
 #: Data classifications, least to most sensitive.
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
@@ -82,7 +82,7 @@ class ReferenceDoc:
 
 
 @dataclass(frozen=True)
-class Principal:
+class ReferenceAsker:
     """Who is asking: every retrieval is answered relative to a principal.
 
     ``barriers`` are the information barriers the principal is *inside*.
@@ -94,13 +94,13 @@ class Principal:
     barriers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _require_text("Principal", "user_id", self.user_id)
-        _require_text("Principal", "tenant", self.tenant)
-        classification_rank(self.max_classification, field="Principal.max_classification")
+        _require_text("ReferenceAsker", "user_id", self.user_id)
+        _require_text("ReferenceAsker", "tenant", self.tenant)
+        classification_rank(self.max_classification, field="ReferenceAsker.max_classification")
         if not isinstance(self.barriers, tuple):
-            raise InvalidArgument(f"Principal.barriers must be a tuple, got {self.barriers!r}")
+            raise InvalidArgument(f"ReferenceAsker.barriers must be a tuple, got {self.barriers!r}")
         for barrier in self.barriers:
-            _require_text("Principal", "barriers", barrier)
+            _require_text("ReferenceAsker", "barriers", barrier)
 
     @property
     def clearance(self) -> int:

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors
-from ragward.reference.documents import TICK_MAX, Principal, ReferenceDoc, classification_rank
+from ragward.reference.documents import TICK_MAX, ReferenceAsker, ReferenceDoc, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
@@ -302,10 +302,10 @@ class FirstStage:
         return other
 
 
-def _check_asked(queries: Sequence[str], principal: Principal, now_tick: int) -> None:
+def _check_asked(queries: Sequence[str], principal: ReferenceAsker, now_tick: int) -> None:
     """Refuse, in one line, what no question can be asked with."""
-    if not isinstance(principal, Principal):
-        raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
+    if not isinstance(principal, ReferenceAsker):
+        raise InvalidArgument(f"retrieve expects a ReferenceAsker, got {type(principal).__name__}")
     for query in queries:
         if not isinstance(query, str):
             raise InvalidArgument(f"query must be a string, got {query!r}")
@@ -385,7 +385,7 @@ class AuthorizedRetriever:
 
     >>> r = AuthorizedRetriever()
     >>> _ = r.ingest(ReferenceDoc("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
-    >>> [s.chunk.chunk_id for s in r.retrieve("PMT-7", Principal("u1", "acme")).chunks]
+    >>> [s.chunk.chunk_id for s in r.retrieve("PMT-7", ReferenceAsker("u1", "acme")).chunks]
     ['d1::1']
     """
 
@@ -537,7 +537,7 @@ class AuthorizedRetriever:
     # -- reads ------------------------------------------------------------------------
 
     @staticmethod
-    def visible(principal: Principal, chunk: Chunk) -> bool:
+    def visible(principal: ReferenceAsker, chunk: Chunk) -> bool:
         """Whether ``principal`` is entitled to ``chunk`` (freshness aside)."""
         return (
             chunk.tenant == principal.tenant
@@ -548,7 +548,7 @@ class AuthorizedRetriever:
     def retrieve(
         self,
         query: str,
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,
@@ -563,7 +563,7 @@ class AuthorizedRetriever:
         return self.finish(first, policy)
 
     def _lexical_answer(
-        self, query: str, principal: Principal, now_tick: int, policy: RetrievalPolicy
+        self, query: str, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
     ) -> RetrievalResult | None:
         """What ``finish(first_stage(...))`` answers under a lexical policy without rerank,
         without the first stage in between (BM25 alone is the hot path of a lexical-only
@@ -590,7 +590,7 @@ class AuthorizedRetriever:
     def retrieve_many(
         self,
         queries: Iterable[str],
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,
@@ -607,7 +607,7 @@ class AuthorizedRetriever:
     def first_stage(
         self,
         query: str,
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,
@@ -619,7 +619,7 @@ class AuthorizedRetriever:
     def first_stages(
         self,
         queries: Iterable[str],
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
         policy: RetrievalPolicy | None = None,

@@ -20,7 +20,7 @@ import pytest
 
 from ragward.errors import InvalidArgument
 from ragward.evals.datasets import load_dataset
-from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, RetrievalPolicy
 from tests.commands import Inputs, one_error_line, run, snapshot, write_inputs
 from tests.evals.dataset_files import write_dataset
 
@@ -233,7 +233,7 @@ def test_the_largest_limits_answer_like_generous_ones(unit: str, mode: str) -> N
     retriever = AuthorizedRetriever()
     for number in range(12):
         retriever.ingest(ReferenceDoc(f"d{number}", "t", "", f"alpha beta {number} " * 20))
-    asker = Principal("u", "t")
+    asker = ReferenceAsker("u", "t")
 
     def ask(limit: int) -> tuple[str, ...]:
         policy = RetrievalPolicy(

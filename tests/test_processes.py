@@ -18,11 +18,11 @@ from collections.abc import Callable
 
 import pytest
 
-from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
-ASKER = Principal("u1", "acme")
+ASKER = ReferenceAsker("u1", "acme")
 CHILD_SECONDS = 10.0
 
 

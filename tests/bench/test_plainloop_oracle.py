@@ -34,7 +34,7 @@ from ragward.reference import (
     Embedder,
     HashEmbedder,
     LexicalOverlapReranker,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     Reranker,
     RetrievalPolicy,
@@ -80,7 +80,7 @@ def assert_same(
 def ask_both(
     pair: tuple[Retriever, Retriever],
     query: str,
-    principal: Principal,
+    principal: ReferenceAsker,
     now_tick: int,
     policy: RetrievalPolicy,
     rel_tol: float = 1e-9,
@@ -194,16 +194,16 @@ def _queries(rng: np.random.Generator, documents: Sequence[ReferenceDoc]) -> lis
     return found
 
 
-def _principals(rng: np.random.Generator, tenant: str) -> list[Principal]:
+def _principals(rng: np.random.Generator, tenant: str) -> list[ReferenceAsker]:
     return [
-        Principal(
+        ReferenceAsker(
             "u",
             tenant,
             CLASSIFICATIONS[int(rng.integers(len(CLASSIFICATIONS)))],
             BARRIER_SETS[int(rng.integers(len(BARRIER_SETS)))],
         )
         for _ in range(3)
-    ] + [Principal("all", tenant, "restricted", BARRIERS)]
+    ] + [ReferenceAsker("all", tenant, "restricted", BARRIERS)]
 
 
 # -- the differential tests --------------------------------------------------------------
@@ -301,7 +301,7 @@ def test_loop_matches_reference_with_float_vectors() -> None:
 
 def test_degraded_stages_match() -> None:
     pair, _ = build_pair(2, embedder=_FlakyEmbedder(), reranker=_FlakyReranker())
-    principal = Principal("all", "acme", "restricted", BARRIERS)
+    principal = ReferenceAsker("all", "acme", "restricted", BARRIERS)
     seen: set[tuple[str, ...]] = set()
     for query in ("held wire", "boom held", "crash wire", "boom crash", "short wire"):
         for mode in MODES:
@@ -315,7 +315,9 @@ _WORDS = st.sampled_from(VOCABULARY)
 
 
 @st.composite
-def _scenario(draw: st.DrawFn) -> tuple[list[ReferenceDoc], Principal, str, RetrievalPolicy, int]:
+def _scenario(
+    draw: st.DrawFn,
+) -> tuple[list[ReferenceDoc], ReferenceAsker, str, RetrievalPolicy, int]:
     documents: list[ReferenceDoc] = []
     keys = draw(
         st.lists(st.tuples(st.sampled_from(TENANTS[:2]), st.sampled_from(("a", "b", "c"))),
@@ -339,7 +341,7 @@ def _scenario(draw: st.DrawFn) -> tuple[list[ReferenceDoc], Principal, str, Retr
                 updated_tick=draw(st.integers(0, NOW)),
             )
         )
-    principal = Principal(
+    principal = ReferenceAsker(
         "u",
         draw(st.sampled_from(TENANTS[:2])),
         draw(st.sampled_from(CLASSIFICATIONS)),
@@ -358,7 +360,7 @@ def _scenario(draw: st.DrawFn) -> tuple[list[ReferenceDoc], Principal, str, Retr
 
 @given(_scenario())
 def test_loop_matches_reference_property(
-    scenario: tuple[list[ReferenceDoc], Principal, str, RetrievalPolicy, int],
+    scenario: tuple[list[ReferenceDoc], ReferenceAsker, str, RetrievalPolicy, int],
 ) -> None:
     documents, principal, query, policy, now_tick = scenario
     pair: tuple[Retriever, Retriever] = (

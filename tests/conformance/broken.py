@@ -53,7 +53,7 @@ from ragward.reference import (
     AuthorizedRetriever,
     Claim,
     FirstStage,
-    Principal,
+    ReferenceAsker,
     RetrievalPolicy,
     RetrievalResult,
     ScoredChunk,
@@ -107,7 +107,7 @@ class PostFilter(ReferenceSystem):
         settings = policy_of(policy)
         namespace = retriever._namespaces.get(asker.tenant)
         barriers = tuple(sorted(namespace._barrier_codes)) if namespace is not None else ()
-        auditor = Principal("all-seeing", asker.tenant, "restricted", barriers)
+        auditor = ReferenceAsker("all-seeing", asker.tenant, "restricted", barriers)
         wide = retriever.first_stage(query, auditor, now_tick=now_tick, policy=settings)
         dropped: set[str] = set()
 
@@ -186,7 +186,7 @@ class _CustomFirstStage(ReferenceSystem):
         )
 
     def _first_stage(
-        self, query: str, principal: Principal, now_tick: int, policy: RetrievalPolicy
+        self, query: str, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
     ) -> FirstStage:
         retriever = self.retriever
         namespace = retriever._namespaces.get(principal.tenant)

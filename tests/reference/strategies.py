@@ -20,7 +20,7 @@ from ragward.reference import (
     CLASSIFICATIONS,
     MODES,
     Chunking,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     tokenize,
@@ -207,10 +207,10 @@ def corpora(
     return corpus
 
 
-def principals(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[Principal]:
+def principals(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[ReferenceAsker]:
     """Any tenant, any clearance, any set of barriers (including one no document uses)."""
     return st.builds(
-        Principal,
+        ReferenceAsker,
         user_id=st.sampled_from(("u1", "u2")),
         tenant=st.sampled_from(tuple(tenants)),
         max_classification=st.sampled_from((*CLASSIFICATIONS, "confidential", "restricted")),
@@ -254,7 +254,7 @@ class Scenario:
     """One retrieval request against one corpus."""
 
     corpus: tuple[ReferenceDoc, ...]
-    principal: Principal
+    principal: ReferenceAsker
     query: str
     policy: RetrievalPolicy
     now_tick: int

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.engines.reference import ReferenceSystem
-from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, RetrievalPolicy
 
 T = TypeVar("T")
 
@@ -23,7 +23,7 @@ DOCS = [
     ReferenceDoc("d1", "globex", "", "payment elsewhere"),
     ReferenceDoc("d2", "acme", "", "ledger payment released twice", version=3),  # replaces v1
 ]
-ALICE = Principal("alice", "acme")
+ALICE = ReferenceAsker("alice", "acme")
 QUESTIONS = ["payment", "ledger released", "nothing at all"]
 
 

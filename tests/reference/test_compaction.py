@@ -5,7 +5,7 @@ from __future__ import annotations
 from ragward.reference import (
     AuthorizedRetriever,
     Chunking,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
@@ -19,7 +19,7 @@ def _text(n: int, version: int) -> str:
 
 
 def _answers(retriever: AuthorizedRetriever) -> list[RetrievalResult]:
-    who = Principal("u", "t", "restricted")
+    who = ReferenceAsker("u", "t", "restricted")
     return [
         retriever.retrieve(q, who, policy=RetrievalPolicy(mode=mode, candidate_limit=40))
         for q in QUERIES

@@ -7,9 +7,9 @@ import warnings
 import pytest
 
 import ragward.reference
-from ragward.reference import ReferenceDoc
+from ragward.reference import ReferenceAsker, ReferenceDoc
 
-FORMER = [("Document", ReferenceDoc)]
+FORMER = [("Document", ReferenceDoc), ("Principal", ReferenceAsker)]
 
 
 @pytest.mark.parametrize(("old", "new"), FORMER)

@@ -39,7 +39,7 @@ from ragward.reference import (
     Embedder,
     FirstStage,
     HashEmbedder,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     RetrievalResult,
@@ -72,7 +72,9 @@ Chunks = dict[Key, tuple[Chunk, ...]]
 # -- the model ------------------------------------------------------------------------
 
 
-def entitled(principal: Principal, tenant: str, classification: str, barrier: str | None) -> bool:
+def entitled(
+    principal: ReferenceAsker, tenant: str, classification: str, barrier: str | None
+) -> bool:
     """Tenant, clearance and barrier rules of ``E(P, t)`` (freshness aside)."""
     return (
         tenant == principal.tenant
@@ -87,7 +89,7 @@ def fresh(updated_tick: int, now_tick: int, policy: RetrievalPolicy) -> bool:
 
 
 def doc_in_view(
-    document: ReferenceDoc, principal: Principal, now_tick: int, policy: RetrievalPolicy
+    document: ReferenceDoc, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
 ) -> bool:
     return entitled(
         principal, document.tenant, document.classification, document.barrier
@@ -95,7 +97,7 @@ def doc_in_view(
 
 
 def chunk_in_view(
-    chunk: Chunk, principal: Principal, now_tick: int, policy: RetrievalPolicy
+    chunk: Chunk, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
 ) -> bool:
     return entitled(principal, chunk.tenant, chunk.classification, chunk.barrier) and fresh(
         chunk.updated_tick, now_tick, policy
@@ -125,7 +127,7 @@ def _integer_vector(text: str) -> list[int]:
 
 def brute_force(
     chunks: Iterable[Chunk],
-    principal: Principal,
+    principal: ReferenceAsker,
     query: str,
     now_tick: int,
     policy: RetrievalPolicy,
@@ -194,7 +196,7 @@ def ask(retriever: AuthorizedRetriever, scenario: Scenario) -> RetrievalResult:
 
 def probe(
     retriever: AuthorizedRetriever,
-    asked: Sequence[Principal],
+    asked: Sequence[ReferenceAsker],
     questions: Sequence[str],
     now_tick: int,
     policy: RetrievalPolicy,
@@ -212,7 +214,7 @@ def probe(
 
 def first_stages(
     retriever: AuthorizedRetriever,
-    asked: Sequence[Principal],
+    asked: Sequence[ReferenceAsker],
     questions: Sequence[str],
     now_tick: int,
     policy: RetrievalPolicy,
@@ -362,10 +364,10 @@ def test_accounting_matches_brute_force(scenario: Scenario, data: st.DataObject)
 # -- 3. lifecycle ---------------------------------------------------------------------
 
 
-def _reader_of(document: ReferenceDoc) -> Principal:
+def _reader_of(document: ReferenceDoc) -> ReferenceAsker:
     """A principal of the document's tenant who can see exactly that classification."""
     barriers = () if document.barrier is None else (document.barrier,)
-    return Principal("reader", document.tenant, document.classification, barriers)
+    return ReferenceAsker("reader", document.tenant, document.classification, barriers)
 
 
 @given(scenario=scenarios(min_docs=1), data=st.data())
@@ -466,9 +468,9 @@ def test_delete_removes_document_from_results_counts_and_statistics(
     asked = [
         scenario.principal,
         _reader_of(target),
-        Principal("admin", target.tenant, "restricted", ("hr", "litigation", "ma-deal")),
+        ReferenceAsker("admin", target.tenant, "restricted", ("hr", "litigation", "ma-deal")),
     ]
-    neighbours = [Principal("n", other, "restricted", ("hr", "litigation", "ma-deal"))]
+    neighbours = [ReferenceAsker("n", other, "restricted", ("hr", "litigation", "ma-deal"))]
     questions = [scenario.query, target.text]
     now, policy = scenario.now_tick, scenario.policy
     neighbours_before = probe(retriever, neighbours, questions, now, policy)
@@ -653,7 +655,7 @@ def test_results_independent_of_ingestion_order_and_repeatable(
 
 _HASH_SEED_SCRIPT = r"""
 from ragward.reference import (
-    MODES, AuthorizedRetriever, Chunking, ReferenceDoc, Principal, RetrievalPolicy,
+    MODES, AuthorizedRetriever, Chunking, ReferenceDoc, ReferenceAsker, RetrievalPolicy,
 )
 
 texts = [
@@ -672,9 +674,9 @@ for i, text in enumerate(texts):
             version=1 + i, updated_tick=10 * i,
         ))
 askers = [
-    Principal("u", "acme", "restricted", ("hr",)),
-    Principal("v", "acme", "internal"),
-    Principal("w", "globex", "confidential", ("hr", "ma-deal")),
+    ReferenceAsker("u", "acme", "restricted", ("hr",)),
+    ReferenceAsker("v", "acme", "internal"),
+    ReferenceAsker("w", "globex", "confidential", ("hr", "ma-deal")),
 ]
 out = []
 for principal in askers:
@@ -813,7 +815,7 @@ def test_identical_chunks_score_identically_at_any_row(embedder_name: str) -> No
     lexical score), and ties break by chunk_id, not by row: the twins come out adjacent,
     with one score, in chunk-id order."""
     retriever = _large_namespace(embedder_name)
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     for query, (mode, rerank) in itertools.product(
         _TWIN_QUERIES, (("dense", False), ("lexical", False), ("hybrid", True))
     ):
@@ -921,7 +923,7 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         now=now_ticks(),
     )
     def retrieve(
-        self, principal: Principal, data: st.DataObject, policy: RetrievalPolicy, now: int
+        self, principal: ReferenceAsker, data: st.DataObject, policy: RetrievalPolicy, now: int
     ) -> None:
         own = [d for key, d in sorted(self.live.items()) if key[0] == principal.tenant]
         query = data.draw(queries(own))

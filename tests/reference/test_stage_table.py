@@ -22,7 +22,7 @@ from ragward.reference import (
     Chunking,
     FirstStage,
     HashEmbedder,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     cut,
@@ -79,7 +79,7 @@ def test_a_stage_table_finishes_as_finish_does(
     retriever = _retriever(corpus, chunking)
     if picky:
         retriever.reranker = Picky()
-    principal = Principal("u1", "acme", "restricted")
+    principal = ReferenceAsker("u1", "acme", "restricted")
     query = data.draw(queries(corpus))
     wide = RetrievalPolicy(candidate_limit=WIDE, result_limit=WIDE, limit_unit=unit)
     # two stages of one question: what one remembers cannot help the other
@@ -116,7 +116,7 @@ def test_rerank_scores_read_from_the_index_are_the_rerankers(
         retriever.ingest(replace(document, version=document.version + 1, text=document.title))
     query = data.draw(queries(corpus))
     wide = RetrievalPolicy(candidate_limit=WIDE, result_limit=WIDE)
-    first = retriever.first_stage(query, Principal("u1", "acme", "restricted"), policy=wide)
+    first = retriever.first_stage(query, ReferenceAsker("u1", "acme", "restricted"), policy=wide)
     chunks = list({s.chunk.chunk_id: s.chunk for s in (*first.lexical, *first.dense)}.values())
     assert reads_index_terms(retriever.reranker)
     assert first.source is not None or not chunks  # no source: an empty namespace
@@ -131,7 +131,7 @@ def test_after_a_compaction_a_stage_asks_the_reranker_and_still_agrees() -> None
     text = "payment held for screening; release needs dual control"
     for number in range(40):
         retriever.ingest(ReferenceDoc(f"d{number}", "acme", "Hold", f"{text} {number}"))
-    principal = Principal("u1", "acme")
+    principal = ReferenceAsker("u1", "acme")
     first = retriever.first_stage("held payment release", principal)
     chunks = [s.chunk for s in first.lexical]
     namespace = retriever._namespaces["acme"]

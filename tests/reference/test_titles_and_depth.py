@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 from ragward.reference import (
     AuthorizedRetriever,
     Chunking,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     chunk_document,
     cut,
 )
 
-ASKER = Principal("u", "acme")
+ASKER = ReferenceAsker("u", "acme")
 
 
 @pytest.mark.parametrize("mode", ["lexical", "dense", "hybrid"])

@@ -21,7 +21,7 @@ from ragward.reference import (
     Chunk,
     Chunking,
     Claim,
-    Principal,
+    ReferenceAsker,
     ReferenceDoc,
     RetrievalPolicy,
     ScoredChunk,
@@ -203,7 +203,7 @@ def _bm25_retriever(*, with_restricted: bool) -> AuthorizedRetriever:
     return retriever
 
 
-def _scores(retriever: AuthorizedRetriever, principal: Principal) -> dict[str, float]:
+def _scores(retriever: AuthorizedRetriever, principal: ReferenceAsker) -> dict[str, float]:
     result = retriever.retrieve(BM25_QUERY, principal, policy=LEXICAL)
     assert result.degraded == ("rerank",)
     scores = [s.score for s in result.chunks]
@@ -227,7 +227,7 @@ def _three_chunk_scores() -> dict[str, float]:
 
 
 def test_bm25_three_chunks_by_hand() -> None:
-    got = _scores(_bm25_retriever(with_restricted=False), Principal("u", "t"))
+    got = _scores(_bm25_retriever(with_restricted=False), ReferenceAsker("u", "t"))
     expected = _three_chunk_scores()
     assert set(got) == set(expected)
     for chunk_id, score in expected.items():
@@ -237,14 +237,14 @@ def test_bm25_three_chunks_by_hand() -> None:
     assert expected["d1::1"] == pytest.approx(1.401185, abs=1e-6)
     assert expected["d2::1"] == pytest.approx(1.105891, abs=1e-6)
     result = _bm25_retriever(with_restricted=False).retrieve(
-        BM25_QUERY, Principal("u", "t"), policy=LEXICAL
+        BM25_QUERY, ReferenceAsker("u", "t"), policy=LEXICAL
     )
     assert [s.chunk.chunk_id for s in result.chunks] == ["d3::1", "d1::1", "d2::1"]
 
 
 def test_bm25_statistics_ignore_an_invisible_chunk() -> None:
     retriever = _bm25_retriever(with_restricted=True)
-    low = Principal("u", "t", max_classification="internal")
+    low = ReferenceAsker("u", "t", max_classification="internal")
     got = _scores(retriever, low)
     expected = _three_chunk_scores()  # N = 3 and avgdl = 3.0: the visible chunks only
     assert set(got) == {"d1::1", "d2::1", "d3::1"}
@@ -264,7 +264,7 @@ def test_bm25_statistics_ignore_an_invisible_chunk() -> None:
 
 def test_bm25_cleared_asker_sees_statistics_over_all_four() -> None:
     retriever = _bm25_retriever(with_restricted=True)
-    got = _scores(retriever, Principal("u", "t", max_classification="restricted"))
+    got = _scores(retriever, ReferenceAsker("u", "t", max_classification="restricted"))
     n = 4
     avgdl = (3 + 2 + 4 + 4) / 4  # = 3.25
     idf_apple = math.log(1 + (n - 2 + 0.5) / (2 + 0.5))  # d1, d4 -> ln 2
@@ -681,10 +681,10 @@ def _document(**overrides: Any) -> ReferenceDoc:
     return ReferenceDoc(**fields)
 
 
-def _principal(**overrides: Any) -> Principal:
+def _principal(**overrides: Any) -> ReferenceAsker:
     fields: dict[str, Any] = {"user_id": "u", "tenant": "t"}
     fields.update(overrides)
-    return Principal(**fields)
+    return ReferenceAsker(**fields)
 
 
 def _chunking(**overrides: Any) -> object:
@@ -817,7 +817,7 @@ def test_invalid_argument_names_field_and_value(
 
 def test_invalid_barrier_member_names_the_member() -> None:
     with pytest.raises(InvalidArgument) as info:
-        Principal("u", "t", barriers=("desk", " "))
+        ReferenceAsker("u", "t", barriers=("desk", " "))
     assert "barriers" in str(info.value)
     assert "' '" in str(info.value)
     with pytest.raises(InvalidArgument) as info:
@@ -952,8 +952,10 @@ def test_grounding_claim_only_an_invisible_chunk_supports_stays_unsupported() ->
     for doc in (POLICY_DOC, PAYMENT_DOC, DEAL_DOC):
         retriever.ingest(doc)
     query = "Acme Trading FZE acquisition Project Falcon"
-    outside = Principal("u-42", "wholesale", max_classification="restricted")
-    inside = Principal("u-99", "wholesale", max_classification="restricted", barriers=("advisory",))
+    outside = ReferenceAsker("u-42", "wholesale", max_classification="restricted")
+    inside = ReferenceAsker(
+        "u-99", "wholesale", max_classification="restricted", barriers=("advisory",)
+    )
     seen = retriever.retrieve(query, outside)
     assert seen.chunks
     assert all(s.chunk.doc_id != "deal-falcon" for s in seen.chunks)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragward.reference import AuthorizedRetriever, Principal, ReferenceDoc, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, RetrievalPolicy
 
 LEXICAL = RetrievalPolicy(mode="lexical", candidate_limit=50, result_limit=50)
 
 
-def _scores(retriever: AuthorizedRetriever, query: str, principal: Principal) -> dict[str, float]:
+def _scores(
+    retriever: AuthorizedRetriever, query: str, principal: ReferenceAsker
+) -> dict[str, float]:
     found = retriever.retrieve(query, principal, policy=LEXICAL).chunks
     return {s.chunk.chunk_id: s.score for s in found}
 
@@ -27,7 +29,7 @@ def _retriever(docs: int) -> AuthorizedRetriever:
 
 
 def test_cached_scores_equal_a_fresh_computation() -> None:
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     warm = _retriever(40)
     first = _scores(warm, "ledger wire", principal)
     again = _scores(warm, "ledger wire", principal)  # from the view's cache
@@ -36,7 +38,7 @@ def test_cached_scores_equal_a_fresh_computation() -> None:
 
 
 def test_a_delete_drops_the_cached_statistics() -> None:
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     retriever = _retriever(40)
     before = _scores(retriever, "ledger wire", principal)
     for i in range(0, 40, 2):
@@ -50,7 +52,7 @@ def test_a_delete_drops_the_cached_statistics() -> None:
 
 
 def test_an_upsert_drops_the_cached_statistics() -> None:
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     retriever = _retriever(10)
     _scores(retriever, "ledger", principal)
     retriever.ingest(ReferenceDoc("extra", "t", "", "ledger " * 30))
@@ -63,7 +65,7 @@ def test_views_of_different_askers_are_kept_apart() -> None:
     retriever = AuthorizedRetriever()
     retriever.ingest(ReferenceDoc("open", "t", "", "ledger wire ledger"))
     retriever.ingest(ReferenceDoc("secret", "t", "", "ledger", "restricted"))
-    low, high = Principal("low", "t"), Principal("high", "t", "restricted")
+    low, high = ReferenceAsker("low", "t"), ReferenceAsker("high", "t", "restricted")
     assert set(_scores(retriever, "ledger", low)) == {"open::1"}
     assert set(_scores(retriever, "ledger", high)) == {"open::1", "secret::1"}
     # The low asker's statistics were not changed by the high asker's view (N = 1).
@@ -82,7 +84,7 @@ def test_cached_views_stay_within_their_budget() -> None:
     lexical = namespace.lexical
     for clearance in ("public", "internal", "confidential", "restricted"):
         for i in range(300):
-            _scores(retriever, f"ledger w{i}", Principal("u", "t", clearance))
+            _scores(retriever, f"ledger w{i}", ReferenceAsker("u", "t", clearance))
     assert 0 < lexical.cached_bytes <= lexical.budget
     cached = sum(len(view.memo["terms"]) for view in namespace._views.values())
     assert cached < 4 * 302  # the budget was reached: some terms are scored afresh

@@ -52,7 +52,7 @@ def self_check(
     from ragward.reference import (
         AuthorizedRetriever,
         Claim,
-        Principal,
+        ReferenceAsker,
         ReferenceDoc,
         RetrievalPolicy,
         check_grounding,
@@ -95,7 +95,9 @@ def self_check(
                 )
                 result = retriever.retrieve(
                     q.spec.text,
-                    Principal(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
+                    ReferenceAsker(
+                        a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))
+                    ),
                     now_tick=q.spec.now_tick,
                     policy=policy,
                 )
@@ -126,7 +128,7 @@ def self_check(
         a = p.asker
         result = retriever.retrieve(
             p.query or p.text,
-            Principal(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
+            ReferenceAsker(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
             now_tick=1000,
             policy=RetrievalPolicy(result_limit=GROUNDING_DEPTH, candidate_limit=50),
         )
