@@ -45,7 +45,7 @@ from ragward.reference import (
     HashEmbedder,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     tokenize,
 )
 
@@ -114,7 +114,7 @@ def _bm25_rows(
 ) -> list[Row]:
     """Per query and over the whole set: the reference (lexical, no rerank, asked by a
     principal who sees every chunk, so both compute BM25 over the same rows) against bm25s."""
-    policy = RetrievalPolicy(
+    policy = ReferencePolicy(
         mode="lexical", enable_rerank=False, candidate_limit=TOP_K, result_limit=TOP_K
     )
     engines: dict[str, Any] = {}
@@ -299,7 +299,7 @@ def _dense_rows(built: dict[str, Any], dimensions: int, bar: Progress) -> list[R
     vectors = [
         np.ascontiguousarray(v, dtype=np.float32) for v in embedder.embed([q.text for q in queries])
     ]
-    policy = RetrievalPolicy(
+    policy = ReferencePolicy(
         mode="dense", enable_rerank=False, candidate_limit=TOP_K, result_limit=TOP_K
     )
     calls: dict[str, Callable[[Any], object]] = {

@@ -36,8 +36,8 @@ from ragward.reference import (
     LexicalOverlapReranker,
     ReferenceAsker,
     ReferenceDoc,
+    ReferencePolicy,
     Reranker,
-    RetrievalPolicy,
     RetrievalResult,
     ScoredChunk,
     TokenCounter,
@@ -156,10 +156,10 @@ class PlainLoopRetriever:
         principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         if not isinstance(principal, ReferenceAsker):
             raise InvalidArgument(
                 f"retrieve expects a ReferenceAsker, got {type(principal).__name__}"

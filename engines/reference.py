@@ -40,7 +40,7 @@ from ragward.reference import (
     LexicalOverlapChecker,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
     ScoredChunk,
     assemble_context,
@@ -140,9 +140,9 @@ def principal_of(asker: Asker) -> ReferenceAsker:
     )
 
 
-def policy_of(policy: Policy) -> RetrievalPolicy:
+def policy_of(policy: Policy) -> ReferencePolicy:
     """The reference's retrieval policy for the kit's policy."""
-    return RetrievalPolicy(
+    return ReferencePolicy(
         max_stale_ticks=policy.max_stale_ticks,
         enable_rerank=policy.rerank,
         rerank_min_score=policy.rerank_min_score,
@@ -192,7 +192,7 @@ _DOC_ID = attrgetter("doc_id")
 _VERSION = attrgetter("doc_version")
 
 
-def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[ScoredChunk, ...]:
+def _narrowed(stage: FirstStage, which: str, policy: ReferencePolicy) -> tuple[ScoredChunk, ...]:
     """The stage's ``which`` ranking cut at the policy's candidate limit: the stage's own
     tuple where the cut keeps all of it, and one tuple per limit (kept in the stage's
     memo), so that finishes under one limit fuse the same rankings."""
@@ -284,7 +284,7 @@ class ReferenceSystem:
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
         self._grounded: dict[int, tuple[Hit, ScoredChunk]] = {}
-        self._policies: dict[Policy, RetrievalPolicy] = {}
+        self._policies: dict[Policy, ReferencePolicy] = {}
         self._overlaps: dict[
             tuple[tuple[str, ...], tuple[int, ...]],
             tuple[tuple[Hit, ...], tuple[tuple[float, str | None], ...]],
@@ -398,7 +398,7 @@ class ReferenceSystem:
             listings.append(Listing(tuple(map(keys.__getitem__, places)), tuple(heads)))
         return tuple(listings)
 
-    def _policy_of(self, policy: Policy) -> RetrievalPolicy:
+    def _policy_of(self, policy: Policy) -> ReferencePolicy:
         """:func:`policy_of`, remembered: a grid asks the same few policies of every stage."""
         known = self._policies.get(policy)
         if known is None:

@@ -18,7 +18,7 @@ from ragward.reference import (
     FirstStage,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
     ScoredChunk,
     assemble_context,
@@ -105,7 +105,7 @@ def post_filter_retrieve(
     retriever: AuthorizedRetriever,
     query: str,
     principal: ReferenceAsker,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> RetrievalResult:
     """The defect ragward exists to catch: rank the whole namespace, cut, *then* filter.
 
@@ -162,7 +162,7 @@ def run_demo(out: TextIO) -> None:
     for query in ("PMT-771", "why would a transfer be stopped"):
         for mode in ("lexical", "dense"):
             first = retriever.first_stage(
-                query, ALL_SEEING, policy=RetrievalPolicy(mode=mode, candidate_limit=3)
+                query, ALL_SEEING, policy=ReferencePolicy(mode=mode, candidate_limit=3)
             )
             ranking = first.lexical if mode == "lexical" else first.dense
             say(f"  {query!r:<34} {mode:<8}: {_ids(ranking)}")
@@ -197,7 +197,7 @@ def run_demo(out: TextIO) -> None:
     say(f"  cleared to internal : {_ids(got.chunks)}  (the confidential record is invisible)")
 
     title("6. FRESHNESS IS A CONTRACT")
-    fresh = RetrievalPolicy(max_stale_ticks=30)
+    fresh = ReferencePolicy(max_stale_ticks=30)
     for now in (160, 200):
         got = retriever.retrieve("PMT-771 held", wholesale, now_tick=now, policy=fresh)
         say(
@@ -208,7 +208,7 @@ def run_demo(out: TextIO) -> None:
     title("7. RERANK IS THE FIRST STAGE TO SHED")
     query = "dual control threshold for release"
     with_rerank = retriever.retrieve(query, wholesale)
-    without = retriever.retrieve(query, wholesale, policy=RetrievalPolicy(enable_rerank=False))
+    without = retriever.retrieve(query, wholesale, policy=ReferencePolicy(enable_rerank=False))
     say(f"  with rerank   : {_ids(with_rerank.chunks)}")
     say(f"  without       : {_ids(without.chunks)}  degraded={list(without.degraded)}")
     say("  -> quality degrades; the answer is still an answer, and the audit record says so.")
@@ -278,7 +278,7 @@ def _leaks(say: Callable[[str], None]) -> None:
         ReferenceDoc("pmt-771", "wholesale", "Payment PMT-771", PAYMENT_RECORD, "confidential")
     )
     analyst = ReferenceAsker("u-42", "wholesale", max_classification="confidential")
-    policy = RetrievalPolicy(mode="lexical", enable_rerank=False, candidate_limit=3)
+    policy = ReferencePolicy(mode="lexical", enable_rerank=False, candidate_limit=3)
     query = "Acme Trading FZE"
     before = retriever.retrieve(query, analyst, policy=policy)
     for n in range(6):
@@ -302,7 +302,7 @@ def _leaks(say: Callable[[str], None]) -> None:
     say("      back and learns that hidden material about Acme exists.")
     say(f"    ragward scores before the memos: {[round(s.score, 6) for s in before.chunks]}")
     say(f"    ragward scores after the memos : {[round(s.score, 6) for s in after.chunks]}")
-    everything = RetrievalPolicy(mode="lexical", candidate_limit=50)
+    everything = ReferencePolicy(mode="lexical", candidate_limit=50)
     wide = retriever.first_stage(query, ALL_SEEING, policy=everything)
     visible = [s for s in wide.lexical if s.chunk.doc_id == "pmt-771"]
     say(f"    namespace-wide BM25, after     : {[round(s.score, 6) for s in visible]}")
@@ -312,7 +312,7 @@ def _leaks(say: Callable[[str], None]) -> None:
         f"    ragward       : considered={after.considered} "
         f"excluded_by_entitlement={after.excluded_by_entitlement}"
     )
-    hybrid = RetrievalPolicy(enable_rerank=False, candidate_limit=10)
+    hybrid = ReferencePolicy(enable_rerank=False, candidate_limit=10)
     both = retriever.retrieve(query, analyst, policy=hybrid)
     doubled = post_filter_retrieve(retriever, query, analyst, hybrid)
     say(

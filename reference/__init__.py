@@ -35,7 +35,7 @@ from ragward.reference.retriever import (
     MODES,
     AuthorizedRetriever,
     FirstStage,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
 )
 from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tokenize
@@ -44,6 +44,7 @@ from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tok
 _DEPRECATED = {
     "Document": "ReferenceDoc",
     "Principal": "ReferenceAsker",
+    "RetrievalPolicy": "ReferencePolicy",
 }
 
 
@@ -81,8 +82,8 @@ __all__ = [
     "LexicalOverlapReranker",
     "ReferenceAsker",
     "ReferenceDoc",
+    "ReferencePolicy",
     "Reranker",
-    "RetrievalPolicy",
     "RetrievalResult",
     "ScoredChunk",
     "Segment",

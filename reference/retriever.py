@@ -47,7 +47,7 @@ __all__ = [
     "MODES",
     "AuthorizedRetriever",
     "FirstStage",
-    "RetrievalPolicy",
+    "ReferencePolicy",
     "RetrievalResult",
     "StageSource",
 ]
@@ -97,7 +97,7 @@ def _shown(value: object) -> str:
 
 
 @dataclass(frozen=True)
-class RetrievalPolicy:
+class ReferencePolicy:
     """Per-request settings: freshness contract, mode, fusion, rerank and limits.
 
     ``max_stale_ticks=None`` means no freshness contract. ``candidate_limit`` bounds each
@@ -125,12 +125,12 @@ class RetrievalPolicy:
             or not 0 <= self.max_stale_ticks <= TICK_MAX
         ):
             raise InvalidArgument(
-                f"RetrievalPolicy.max_stale_ticks must be None or an integer from 0 to "
+                f"ReferencePolicy.max_stale_ticks must be None or an integer from 0 to "
                 f"2**63 - 1, got {_shown(self.max_stale_ticks)}"
             )
         if not isinstance(self.enable_rerank, bool):
             raise InvalidArgument(
-                f"RetrievalPolicy.enable_rerank must be a bool, got {self.enable_rerank!r}"
+                f"ReferencePolicy.enable_rerank must be a bool, got {self.enable_rerank!r}"
             )
         if (
             isinstance(self.rerank_min_score, bool)
@@ -138,24 +138,24 @@ class RetrievalPolicy:
             or not math.isfinite(self.rerank_min_score)
         ):
             raise InvalidArgument(
-                f"RetrievalPolicy.rerank_min_score must be a finite number, "
+                f"ReferencePolicy.rerank_min_score must be a finite number, "
                 f"got {self.rerank_min_score!r}"
             )
-        _positive_int("RetrievalPolicy", "candidate_limit", self.candidate_limit)
-        _positive_int("RetrievalPolicy", "result_limit", self.result_limit)
+        _positive_int("ReferencePolicy", "candidate_limit", self.candidate_limit)
+        _positive_int("ReferencePolicy", "result_limit", self.result_limit)
         if (
             isinstance(self.rrf_k, bool)
             or not isinstance(self.rrf_k, int | float)
             or not (math.isfinite(self.rrf_k) and self.rrf_k > 0)
         ):
-            raise InvalidArgument(f"RetrievalPolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
+            raise InvalidArgument(f"ReferencePolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
         if self.mode not in MODES:
             raise InvalidArgument(
-                f"RetrievalPolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
+                f"ReferencePolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
             )
         if self.limit_unit not in LIMIT_UNITS:
             raise InvalidArgument(
-                f"RetrievalPolicy.limit_unit must be one of {', '.join(LIMIT_UNITS)}, "
+                f"ReferencePolicy.limit_unit must be one of {', '.join(LIMIT_UNITS)}, "
                 f"got {self.limit_unit!r}"
             )
 
@@ -326,7 +326,7 @@ def _plus(counts: tuple[int, int, int], more: tuple[int, int, int]) -> tuple[int
     return (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
 
 
-def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
+def _degraded(policy: ReferencePolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
     """``("dense",)`` where the policy reads the dense index and the question has no vector
     (its embedder failed)."""
     return ("dense",) if policy.mode != "lexical" and vector is None else ()
@@ -551,10 +551,10 @@ class AuthorizedRetriever:
         principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         if policy.mode == "lexical" and not policy.enable_rerank:
             answer = self._lexical_answer(query, principal, now_tick, policy)
             if answer is not None:
@@ -563,7 +563,7 @@ class AuthorizedRetriever:
         return self.finish(first, policy)
 
     def _lexical_answer(
-        self, query: str, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
+        self, query: str, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
     ) -> RetrievalResult | None:
         """What ``finish(first_stage(...))`` answers under a lexical policy without rerank,
         without the first stage in between (BM25 alone is the hot path of a lexical-only
@@ -593,12 +593,12 @@ class AuthorizedRetriever:
         principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> list[RetrievalResult]:
         """Answer each of ``queries`` (any iterable, read once) for ``principal`` at
         ``now_tick`` under ``policy``: what :meth:`retrieve` answers one by one, with the
         checks, the lock, the asker's view and its masks taken once."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         return [
             self.finish(first, policy)
             for first in self.first_stages(queries, principal, now_tick=now_tick, policy=policy)
@@ -610,7 +610,7 @@ class AuthorizedRetriever:
         principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> FirstStage:
         """The lexical and dense rankings over the eligible view, each cut at
         ``policy.candidate_limit``, with the audit counts."""
@@ -622,12 +622,12 @@ class AuthorizedRetriever:
         principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> list[FirstStage]:
         """:meth:`first_stage` of each of ``queries`` (any iterable, read once), the view
         taken once."""
         queries = list(queries)  # read once: a generator has no length
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         _check_asked(queries, principal, now_tick)
         vectors: list[npt.NDArray[np.float64] | None] = [None] * len(queries)
         if policy.mode != "lexical":
@@ -680,7 +680,7 @@ class AuthorizedRetriever:
         readers: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
         query: str,
         query_vector: npt.NDArray[np.float64] | None,
-        policy: RetrievalPolicy,
+        policy: ReferencePolicy,
         scan: DenseScan | None = None,
     ) -> FirstStage:
         """One question's first stage in ``view`` (the caller holds the lock); ``readers``
@@ -733,7 +733,7 @@ class AuthorizedRetriever:
         live: npt.NDArray[np.bool_],
         lexical_rows: npt.NDArray[np.bool_],
         query: str,
-        policy: RetrievalPolicy,
+        policy: ReferencePolicy,
     ) -> tuple[
         npt.NDArray[np.integer[Any]],
         tuple[int, int, int],
@@ -756,7 +756,7 @@ class AuthorizedRetriever:
         return scored, counts, lexical, found.others, ranked_rows
 
     def _lexical_top(
-        self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy
+        self, namespace: Namespace, found: Gathered, masks: Masks, policy: ReferencePolicy
     ) -> tuple[
         npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[ScoredChunk, ...], list[int]
     ]:
@@ -783,7 +783,7 @@ class AuthorizedRetriever:
         namespace: Namespace,
         scores: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
-        policy: RetrievalPolicy,
+        policy: ReferencePolicy,
         settle: Settle | None = None,
     ) -> tuple[tuple[ScoredChunk, ...], list[int]]:
         """The best of ``rows`` (those that may rank: eligible, with a positive score),
@@ -827,9 +827,9 @@ class AuthorizedRetriever:
                         return overlap_scores(len(terms), found, lengths)
         return reranker.score(first.query, chunks)
 
-    def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
+    def finish(self, first: FirstStage, policy: ReferencePolicy | None = None) -> RetrievalResult:
         """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]

@@ -36,8 +36,8 @@ from ragward.reference import (
     LexicalOverlapReranker,
     ReferenceAsker,
     ReferenceDoc,
+    ReferencePolicy,
     Reranker,
-    RetrievalPolicy,
     RetrievalResult,
     chunk_document,
 )
@@ -82,7 +82,7 @@ def ask_both(
     query: str,
     principal: ReferenceAsker,
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
     rel_tol: float = 1e-9,
 ) -> RetrievalResult:
     reference, loop = pair
@@ -219,7 +219,7 @@ def test_loop_matches_reference_on_generated_corpora(seed: int) -> None:
             for mode in MODES:
                 for enable_rerank in (True, False):
                     for stale in (None, 30):
-                        policy = RetrievalPolicy(
+                        policy = ReferencePolicy(
                             max_stale_ticks=stale,
                             enable_rerank=enable_rerank,
                             mode=mode,
@@ -244,7 +244,7 @@ def test_loop_matches_reference_on_the_benchmark_corpus() -> None:
             for mode in MODES:
                 for enable_rerank in (True, False):
                     for stale in (None, 200):
-                        policy = RetrievalPolicy(
+                        policy = ReferencePolicy(
                             max_stale_ticks=stale, enable_rerank=enable_rerank, mode=mode
                         )
                         ask_both(pair, query.text, query.principal, query.now_tick, policy)
@@ -296,7 +296,7 @@ def test_loop_matches_reference_with_float_vectors() -> None:
             for mode in ("dense", "hybrid"):
                 # The reference sums a float32 row's dot product in float32, the loop in
                 # float64 (both over the same float32 values): they agree to ~1e-7.
-                ask_both(pair, query, principal, NOW, RetrievalPolicy(mode=mode), 1e-6)
+                ask_both(pair, query, principal, NOW, ReferencePolicy(mode=mode), 1e-6)
 
 
 def test_degraded_stages_match() -> None:
@@ -306,7 +306,7 @@ def test_degraded_stages_match() -> None:
     for query in ("held wire", "boom held", "crash wire", "boom crash", "short wire"):
         for mode in MODES:
             for enable_rerank in (True, False):
-                policy = RetrievalPolicy(mode=mode, enable_rerank=enable_rerank)
+                policy = ReferencePolicy(mode=mode, enable_rerank=enable_rerank)
                 seen.add(ask_both(pair, query, principal, NOW, policy).degraded)
     assert {(), ("dense",), ("rerank",), ("dense", "rerank")} <= seen
 
@@ -317,7 +317,7 @@ _WORDS = st.sampled_from(VOCABULARY)
 @st.composite
 def _scenario(
     draw: st.DrawFn,
-) -> tuple[list[ReferenceDoc], ReferenceAsker, str, RetrievalPolicy, int]:
+) -> tuple[list[ReferenceDoc], ReferenceAsker, str, ReferencePolicy, int]:
     documents: list[ReferenceDoc] = []
     keys = draw(
         st.lists(st.tuples(st.sampled_from(TENANTS[:2]), st.sampled_from(("a", "b", "c"))),
@@ -348,7 +348,7 @@ def _scenario(
         draw(st.sampled_from(BARRIER_SETS)),
     )
     query = " ".join(draw(st.lists(_WORDS, max_size=4)))
-    policy = RetrievalPolicy(
+    policy = ReferencePolicy(
         max_stale_ticks=draw(st.one_of(st.none(), st.integers(0, 60))),
         enable_rerank=draw(st.booleans()),
         candidate_limit=draw(st.integers(1, 6)),
@@ -360,7 +360,7 @@ def _scenario(
 
 @given(_scenario())
 def test_loop_matches_reference_property(
-    scenario: tuple[list[ReferenceDoc], ReferenceAsker, str, RetrievalPolicy, int],
+    scenario: tuple[list[ReferenceDoc], ReferenceAsker, str, ReferencePolicy, int],
 ) -> None:
     documents, principal, query, policy, now_tick = scenario
     pair: tuple[Retriever, Retriever] = (

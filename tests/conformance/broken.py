@@ -54,7 +54,7 @@ from ragward.reference import (
     Claim,
     FirstStage,
     ReferenceAsker,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
     ScoredChunk,
     Segment,
@@ -186,7 +186,7 @@ class _CustomFirstStage(ReferenceSystem):
         )
 
     def _first_stage(
-        self, query: str, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
+        self, query: str, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
     ) -> FirstStage:
         retriever = self.retriever
         namespace = retriever._namespaces.get(principal.tenant)

@@ -22,7 +22,7 @@ from ragward.reference import (
     Chunking,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     tokenize,
 )
 
@@ -235,10 +235,10 @@ def queries(draw: st.DrawFn, corpus: Sequence[ReferenceDoc] = ()) -> str:
     return draw(st.sampled_from((" ", "  ", "\n", ", "))).join(words)
 
 
-def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[RetrievalPolicy]:
+def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[ReferencePolicy]:
     """Every mode, rerank on/off, small limits, with or without a freshness contract."""
     return st.builds(
-        RetrievalPolicy,
+        ReferencePolicy,
         max_stale_ticks=st.one_of(st.none(), st.integers(min_value=0, max_value=60)),
         enable_rerank=st.booleans(),
         rerank_min_score=st.sampled_from((0.0, 0.0, 0.25, -1.0)),
@@ -256,7 +256,7 @@ class Scenario:
     corpus: tuple[ReferenceDoc, ...]
     principal: ReferenceAsker
     query: str
-    policy: RetrievalPolicy
+    policy: ReferencePolicy
     now_tick: int
     chunking: Chunking
 

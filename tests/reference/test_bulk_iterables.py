@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.engines.reference import ReferenceSystem
-from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, ReferencePolicy
 
 T = TypeVar("T")
 
@@ -51,7 +51,7 @@ def test_ingest_many_reads_a_generator_once() -> None:
 def test_retrieve_many_and_first_stages_take_a_generator() -> None:
     retriever = AuthorizedRetriever()
     retriever.ingest_many(DOCS)
-    policy = RetrievalPolicy()
+    policy = ReferencePolicy()
     listed = retriever.retrieve_many(QUESTIONS, ALICE, policy=policy)
     generated = retriever.retrieve_many(once(QUESTIONS), ALICE, policy=policy)
     assert [[s.chunk.chunk_id for s in r.chunks] for r in generated] == [

@@ -7,7 +7,7 @@ from ragward.reference import (
     Chunking,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
 )
 
@@ -21,7 +21,7 @@ def _text(n: int, version: int) -> str:
 def _answers(retriever: AuthorizedRetriever) -> list[RetrievalResult]:
     who = ReferenceAsker("u", "t", "restricted")
     return [
-        retriever.retrieve(q, who, policy=RetrievalPolicy(mode=mode, candidate_limit=40))
+        retriever.retrieve(q, who, policy=ReferencePolicy(mode=mode, candidate_limit=40))
         for q in QUERIES
         for mode in ("hybrid", "lexical", "dense")
     ]

@@ -19,7 +19,7 @@ from ragward.reference import (
     Chunking,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     tokenize,
 )
 
@@ -64,7 +64,7 @@ def test_identical_texts_score_identically_at_any_row_position() -> None:
         text = twin if row in twin_rows else " ".join(rng.choice(vocabulary, size=12))
         retriever.ingest(ReferenceDoc(f"d{row:05d}", "t", "", text))
     first = retriever.first_stage(
-        twin, ReferenceAsker("u", "t"), policy=RetrievalPolicy(mode="dense", candidate_limit=50)
+        twin, ReferenceAsker("u", "t"), policy=ReferencePolicy(mode="dense", candidate_limit=50)
     )
     twins = [s for s in first.dense if s.chunk.text == twin]
     assert len(twins) == len(twin_rows)

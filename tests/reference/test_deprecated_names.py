@@ -7,9 +7,13 @@ import warnings
 import pytest
 
 import ragward.reference
-from ragward.reference import ReferenceAsker, ReferenceDoc
+from ragward.reference import ReferenceAsker, ReferenceDoc, ReferencePolicy
 
-FORMER = [("Document", ReferenceDoc), ("Principal", ReferenceAsker)]
+FORMER = [
+    ("Document", ReferenceDoc),
+    ("Principal", ReferenceAsker),
+    ("RetrievalPolicy", ReferencePolicy),
+]
 
 
 @pytest.mark.parametrize(("old", "new"), FORMER)

@@ -41,7 +41,7 @@ from ragward.reference import (
     HashEmbedder,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
     ScoredChunk,
     tokenize,
@@ -84,12 +84,12 @@ def entitled(
     )
 
 
-def fresh(updated_tick: int, now_tick: int, policy: RetrievalPolicy) -> bool:
+def fresh(updated_tick: int, now_tick: int, policy: ReferencePolicy) -> bool:
     return policy.max_stale_ticks is None or now_tick - updated_tick <= policy.max_stale_ticks
 
 
 def doc_in_view(
-    document: ReferenceDoc, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
+    document: ReferenceDoc, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
 ) -> bool:
     return entitled(
         principal, document.tenant, document.classification, document.barrier
@@ -97,7 +97,7 @@ def doc_in_view(
 
 
 def chunk_in_view(
-    chunk: Chunk, principal: ReferenceAsker, now_tick: int, policy: RetrievalPolicy
+    chunk: Chunk, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
 ) -> bool:
     return entitled(principal, chunk.tenant, chunk.classification, chunk.barrier) and fresh(
         chunk.updated_tick, now_tick, policy
@@ -130,7 +130,7 @@ def brute_force(
     principal: ReferenceAsker,
     query: str,
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> Expected:
     """SPEC 2.3 accounting by looping over the chunks of the principal's tenant.
 
@@ -199,7 +199,7 @@ def probe(
     asked: Sequence[ReferenceAsker],
     questions: Sequence[str],
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> list[RetrievalResult]:
     """Answers to every (principal, query) pair, under ``policy`` and under a wide policy
     (no rerank, large limits) that shows everything the first stage finds."""
@@ -217,7 +217,7 @@ def first_stages(
     asked: Sequence[ReferenceAsker],
     questions: Sequence[str],
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> list[FirstStage]:
     hybrid = replace(policy, mode="hybrid", candidate_limit=64)
     return [
@@ -608,7 +608,7 @@ def test_ingest_is_atomic_for_any_document(
     retriever, _ = build(corpus, chunking, embedder)
     asked = [_reader_of(old), _reader_of(new)]
     questions = [old.text, new.text]
-    policy = RetrievalPolicy(max_stale_ticks=max_stale_ticks)
+    policy = ReferencePolicy(max_stale_ticks=max_stale_ticks)
     before = probe(retriever, asked, questions, now_tick, policy)
     try:
         retriever.ingest(new)
@@ -655,7 +655,7 @@ def test_results_independent_of_ingestion_order_and_repeatable(
 
 _HASH_SEED_SCRIPT = r"""
 from ragward.reference import (
-    MODES, AuthorizedRetriever, Chunking, ReferenceDoc, ReferenceAsker, RetrievalPolicy,
+    MODES, AuthorizedRetriever, Chunking, ReferenceDoc, ReferenceAsker, ReferencePolicy,
 )
 
 texts = [
@@ -683,7 +683,7 @@ for principal in askers:
     for query in ("payment held screening", "ledger wire q3", "dual control release café"):
         for mode in MODES:
             for rerank in (True, False):
-                policy = RetrievalPolicy(
+                policy = ReferencePolicy(
                     mode=mode, enable_rerank=rerank, candidate_limit=6, result_limit=4,
                     max_stale_ticks=25,
                 )
@@ -820,7 +820,7 @@ def test_identical_chunks_score_identically_at_any_row(embedder_name: str) -> No
         _TWIN_QUERIES, (("dense", False), ("lexical", False), ("hybrid", True))
     ):
         # Limits as large as the namespace: with the mixed embedder every row has a cosine.
-        policy = RetrievalPolicy(
+        policy = ReferencePolicy(
             mode=mode, enable_rerank=rerank, candidate_limit=_ROWS, result_limit=_ROWS
         )
         result = retriever.retrieve(query, principal, policy=policy)
@@ -923,7 +923,7 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         now=now_ticks(),
     )
     def retrieve(
-        self, principal: ReferenceAsker, data: st.DataObject, policy: RetrievalPolicy, now: int
+        self, principal: ReferenceAsker, data: st.DataObject, policy: ReferencePolicy, now: int
     ) -> None:
         own = [d for key, d in sorted(self.live.items()) if key[0] == principal.tenant]
         query = data.draw(queries(own))

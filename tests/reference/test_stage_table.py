@@ -24,7 +24,7 @@ from ragward.reference import (
     HashEmbedder,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     cut,
 )
 from ragward.reference.finishing import StageTable
@@ -53,7 +53,7 @@ def _retriever(corpus: Sequence[ReferenceDoc], chunking: Chunking) -> Authorized
     return retriever
 
 
-def _narrowed(first: FirstStage, policy: RetrievalPolicy) -> FirstStage:
+def _narrowed(first: FirstStage, policy: ReferencePolicy) -> FirstStage:
     limit, unit = policy.candidate_limit, policy.limit_unit
     lexical = tuple(cut(first.lexical, limit, unit)) if policy.mode != "dense" else ()
     dense = tuple(cut(first.dense, limit, unit)) if policy.mode != "lexical" else ()
@@ -71,7 +71,7 @@ def _narrowed(first: FirstStage, policy: RetrievalPolicy) -> FirstStage:
 def test_a_stage_table_finishes_as_finish_does(
     corpus: list[ReferenceDoc],
     data: st.DataObject,
-    settings: list[RetrievalPolicy],
+    settings: list[ReferencePolicy],
     unit: str,
     chunking: Chunking,
     picky: bool,
@@ -81,7 +81,7 @@ def test_a_stage_table_finishes_as_finish_does(
         retriever.reranker = Picky()
     principal = ReferenceAsker("u1", "acme", "restricted")
     query = data.draw(queries(corpus))
-    wide = RetrievalPolicy(candidate_limit=WIDE, result_limit=WIDE, limit_unit=unit)
+    wide = ReferencePolicy(candidate_limit=WIDE, result_limit=WIDE, limit_unit=unit)
     # two stages of one question: what one remembers cannot help the other
     plain = retriever.first_stage(query, principal, now_tick=50, policy=wide)
     arrays = retriever.first_stage(query, principal, now_tick=50, policy=wide)
@@ -115,7 +115,7 @@ def test_rerank_scores_read_from_the_index_are_the_rerankers(
     for document in corpus[:2]:  # a newer version: its rows appended anew
         retriever.ingest(replace(document, version=document.version + 1, text=document.title))
     query = data.draw(queries(corpus))
-    wide = RetrievalPolicy(candidate_limit=WIDE, result_limit=WIDE)
+    wide = ReferencePolicy(candidate_limit=WIDE, result_limit=WIDE)
     first = retriever.first_stage(query, ReferenceAsker("u1", "acme", "restricted"), policy=wide)
     chunks = list({s.chunk.chunk_id: s.chunk for s in (*first.lexical, *first.dense)}.values())
     assert reads_index_terms(retriever.reranker)

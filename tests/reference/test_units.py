@@ -23,7 +23,7 @@ from ragward.reference import (
     Claim,
     ReferenceAsker,
     ReferenceDoc,
-    RetrievalPolicy,
+    ReferencePolicy,
     ScoredChunk,
     assemble_context,
     check_grounding,
@@ -187,7 +187,7 @@ def test_rrf_rejects_negative_limit_and_duplicates() -> None:
 # ======================================================================================
 
 K1, B = 1.5, 0.75
-LEXICAL = RetrievalPolicy(mode="lexical", enable_rerank=False, result_limit=10)
+LEXICAL = ReferencePolicy(mode="lexical", enable_rerank=False, result_limit=10)
 BM25_QUERY = "apple cherry cherry"  # cherry counted twice
 
 
@@ -698,7 +698,7 @@ def _chunk_document(**overrides: Any) -> object:
 
 
 def _policy(**overrides: Any) -> object:
-    return RetrievalPolicy(**overrides)
+    return ReferencePolicy(**overrides)
 
 
 def _grounding(**overrides: Any) -> object:
@@ -830,7 +830,7 @@ def test_valid_boundaries_are_accepted() -> None:
     assert _document(version=1, updated_tick=0, classification="restricted").version == 1
     assert _principal(max_classification="public", barriers=("a", "b")).clearance == 0
     assert Chunking(max_tokens=1, overlap_tokens=0).max_tokens == 1
-    assert RetrievalPolicy(max_stale_ticks=0, rrf_k=0.5, rerank_min_score=-1.0).rrf_k == 0.5
+    assert ReferencePolicy(max_stale_ticks=0, rrf_k=0.5, rerank_min_score=-1.0).rrf_k == 0.5
     assert BM25Params(k1=0.0, b=0.0) == BM25Params(k1=0, b=0)
     assert BM25Params(b=1.0).b == 1.0
     assert not check_grounding([Claim("x")], [], min_overlap=1.0).is_grounded

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, ReferencePolicy
 
-LEXICAL = RetrievalPolicy(mode="lexical", candidate_limit=50, result_limit=50)
+LEXICAL = ReferencePolicy(mode="lexical", candidate_limit=50, result_limit=50)
 
 
 def _scores(

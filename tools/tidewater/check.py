@@ -54,7 +54,7 @@ def self_check(
         Claim,
         ReferenceAsker,
         ReferenceDoc,
-        RetrievalPolicy,
+        ReferencePolicy,
         check_grounding,
     )
 
@@ -86,7 +86,7 @@ def self_check(
             totals = {"ndcg@10": 0.0, "recall@10": 0.0, "mrr@10": 0.0}
             for q in chosen:
                 a = q.spec.asker
-                policy = RetrievalPolicy(
+                policy = ReferencePolicy(
                     result_limit=DEPTH,
                     candidate_limit=50,
                     mode=mode,
@@ -130,7 +130,7 @@ def self_check(
             p.query or p.text,
             ReferenceAsker(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
             now_tick=1000,
-            policy=RetrievalPolicy(result_limit=GROUNDING_DEPTH, candidate_limit=50),
+            policy=ReferencePolicy(result_limit=GROUNDING_DEPTH, candidate_limit=50),
         )
         report = check_grounding([Claim(p.text)], result.chunks, min_overlap=MIN_OVERLAP)
         called[p.kind].append(bool(report.supported))
