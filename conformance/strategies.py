@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from ragward.conformance.records import CLASSIFICATIONS, MODES, Asker, Doc, Policy
+from ragward.conformance.visibility import in_view
 
 __all__ = [
     "BARRIERS",
@@ -260,19 +261,6 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
     )
 
 
-def _entitled(doc: Doc, asker: Asker) -> bool:
-    return (
-        doc.tenant == asker.tenant
-        and CLASSIFICATIONS.index(doc.classification)
-        <= CLASSIFICATIONS.index(asker.max_classification)
-        and (doc.barrier is None or doc.barrier in asker.barriers)
-    )
-
-
-def _fresh(doc: Doc, now: int, policy: Policy) -> bool:
-    return policy.max_stale_ticks is None or now - doc.updated_tick <= policy.max_stale_ticks
-
-
 @dataclass(frozen=True)
 class Scene:
     """One request against one corpus: documents (ingested in order), asker, query, policy."""
@@ -329,7 +317,7 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
             ),
         )
         corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), doc)
-    seen = [d for d in corpus if _entitled(d, asker) and _fresh(d, now, policy)]
+    seen = [d for d in corpus if in_view(d, asker, now, policy)]
     if twins and seen:
         for n, source in enumerate(draw(st.lists(st.sampled_from(seen), max_size=3))):
             # Ids that sort apart from their documents: "d10::1" < "d1::1" < "d1~0::1".
@@ -366,10 +354,6 @@ def _at_the_last_tick(corpus: list[Doc], now: int) -> tuple[list[Doc], int]:
     shift = LAST_TICK - now
     moved = [replace(d, updated_tick=min(d.updated_tick + shift, LAST_TICK)) for d in corpus]
     return moved, LAST_TICK
-
-
-def _in_view(doc: Doc, scene: Scene) -> bool:
-    return _entitled(doc, scene.asker) and _fresh(doc, scene.now_tick, scene.policy)
 
 
 @dataclass(frozen=True)
@@ -522,7 +506,7 @@ def count_floods(draw: st.DrawFn) -> Flooded:
     if draw(st.integers(min_value=0, max_value=4)) == 0:
         # An asker who sees nothing at all: the invisible matches are still counted, in
         # lexical mode too, where no dense side can count them instead.
-        hidden = [d for d in base.docs if not _in_view(d, base)]
+        hidden = [d for d in base.docs if not in_view(d, base.asker, base.now_tick, base.policy)]
         mode = draw(st.sampled_from(("lexical", base.policy.mode)))
         base = replace(base, docs=tuple(hidden), policy=replace(base.policy, mode=mode))
     anchor = draw(st.sampled_from(ANCHORS))

@@ -20,12 +20,12 @@ import os
 from collections.abc import Iterable, Mapping
 
 from ragward.conformance.records import Asker, Doc
+from ragward.conformance.visibility import entitled
 from ragward.errors import InputError
 from ragward.evals.jsonl import Record, read_jsonl
 from ragward.evals.principals import Principals
 from ragward.evals.records import Evidence, LabelledClaim
 from ragward.evals.scifact import LocatedClaim, read_scifact_claims
-from ragward.evals.visibility import visible
 
 __all__ = ["CLAIM_FIELDS", "LABELS", "check_claims", "read_claim_file", "read_claims"]
 
@@ -113,7 +113,7 @@ def check_claims(claims: Iterable[LocatedClaim], current: Current) -> tuple[Labe
                     "one the claims were labelled on"
                 )
                 raise where.error("evidence", problem)
-            shown = shown or visible(doc, claim.asker)
+            shown = shown or entitled(doc, claim.asker)
         if claim.supported and not shown:
             problem = f"a supported claim needs evidence its asker may see; {_none(claim)}"
             raise where.error("evidence", problem)

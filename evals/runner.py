@@ -41,13 +41,14 @@ from ragward.conformance.contract import (
 )
 from ragward.conformance.loading import message_of, one_line
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
+from ragward.conformance.visibility import entitled
 from ragward.errors import AdapterError, RagwardError
 from ragward.evals.fingerprints import models_of
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
 from ragward.evals.records import Dataset, LabelledClaim
 from ragward.evals.systems import SystemBuilder, a_type
-from ragward.evals.visibility import current_docs, visible
+from ragward.evals.visibility import current_docs
 from ragward.models.cache_file import CacheFault
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
@@ -597,7 +598,7 @@ _DOC_VERSION_OF_KEY = itemgetter(1, 2)
 def _allowed(doc: Doc | None, version: int, question: Question) -> bool:
     """Whether a hit of ``version`` of ``doc`` may answer ``question``: the document is
     current at that version, visible to the asker and fresh enough."""
-    if doc is None or doc.version != version or not visible(doc, question.asker):
+    if doc is None or doc.version != version or not entitled(doc, question.asker):
         return False
     return (
         question.max_stale_ticks is None
@@ -723,7 +724,7 @@ def gold_context(claim: LabelledClaim, current: Mapping[tuple[str, str], Doc]) -
     hits: list[Hit] = []
     for number, evidence in enumerate(claim.evidence):
         doc = current.get((claim.asker.tenant, evidence.doc_id))
-        if doc is None or not visible(doc, claim.asker):
+        if doc is None or not entitled(doc, claim.asker):
             continue
         end = evidence.start + len(evidence.text)
         hits.append(
