@@ -25,6 +25,13 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
+from ragward.engines.reference_records import (
+    hit_of,
+    reference_asker,
+    reference_doc,
+    reference_policy,
+    scored_of,
+)
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named, reranker_named
@@ -38,8 +45,6 @@ from ragward.reference import (
     GroundingReport,
     HashEmbedder,
     LexicalOverlapChecker,
-    ReferenceAsker,
-    ReferenceDoc,
     ReferencePolicy,
     RetrievalResult,
     ScoredChunk,
@@ -54,13 +59,8 @@ from ragward.reference.grounding import reaches
 
 __all__ = [
     "ReferenceSystem",
-    "hit_of",
-    "policy_of",
-    "principal_of",
     "reference_factory",
     "result_of",
-    "scored_of",
-    "section_of",
 ]
 
 _CAPABILITIES = Capabilities(
@@ -73,85 +73,6 @@ _CAPABILITIES = Capabilities(
     fusion=True,
     document_limits=True,
 )
-
-
-def _document(doc: Doc) -> ReferenceDoc:
-    return ReferenceDoc(
-        doc.doc_id,
-        doc.tenant,
-        doc.title,
-        doc.text,
-        classification=doc.classification,
-        barrier=doc.barrier,
-        version=doc.version,
-        updated_tick=doc.updated_tick,
-    )
-
-
-def hit_of(scored: ScoredChunk) -> Hit:
-    """The kit's hit for a scored chunk, its fields set as the frozen ``__init__`` sets
-    them, in a quarter of the time (a grid makes one per chunk it returns)."""
-    chunk = scored.chunk
-    hit = object.__new__(Hit)
-    hit.__dict__.update(
-        chunk_id=chunk.chunk_id,
-        doc_id=chunk.doc_id,
-        version=chunk.doc_version,
-        start=chunk.start_char,
-        end=chunk.end_char,
-        text=chunk.text,
-        score=scored.score,
-        citation=chunk.citation(),
-    )
-    return hit
-
-
-def section_of(citation: str, doc_id: str, version: int) -> str:
-    """The section of a reference citation ``doc_id@vN#section[start:end]``: what lies
-    after the hit's own ``doc_id@vN#`` and before the last ``[`` ("body" for a citation
-    of another form). Read after the known prefix, not at the first ``#``: a ``doc_id``
-    may hold ``#`` or ``@v`` itself."""
-    head = f"{doc_id}@v{version}#"
-    rest = citation[len(head) :] if citation.startswith(head) else ""
-    return rest[: rest.rfind("[")] if "[" in rest else "body"
-
-
-def scored_of(hit: Hit, tenant: str = "") -> ScoredChunk:
-    chunk = Chunk(
-        chunk_id=hit.chunk_id,
-        doc_id=hit.doc_id,
-        tenant=tenant,
-        text=hit.text,
-        section=section_of(hit.citation, hit.doc_id, hit.version),
-        start_char=hit.start,
-        end_char=hit.end,
-        classification="public",
-        barrier=None,
-        doc_version=hit.version,
-        updated_tick=0,
-    )
-    return ScoredChunk(chunk, hit.score)
-
-
-def principal_of(asker: Asker) -> ReferenceAsker:
-    """The reference's principal for the kit's asker."""
-    return ReferenceAsker(
-        asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers)
-    )
-
-
-def policy_of(policy: Policy) -> ReferencePolicy:
-    """The reference's retrieval policy for the kit's policy."""
-    return ReferencePolicy(
-        max_stale_ticks=policy.max_stale_ticks,
-        enable_rerank=policy.rerank,
-        rerank_min_score=policy.rerank_min_score,
-        candidate_limit=policy.candidate_limit,
-        result_limit=policy.result_limit,
-        rrf_k=policy.rrf_k,
-        mode=policy.mode,
-        limit_unit=policy.limit_unit,
-    )
 
 
 class HitMemo:
@@ -299,7 +220,7 @@ class ReferenceSystem:
 
     def ingest(self, doc: Doc) -> bool:
         try:
-            self.retriever.ingest(_document(doc))
+            self.retriever.ingest(reference_doc(doc))
         except VersionConflict:
             return False
         return True
@@ -307,7 +228,7 @@ class ReferenceSystem:
     def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         """The evals' bulk verb: documents (any iterable, read once) in order, chunks
         embedded in batches."""
-        done = self.retriever.ingest_many([_document(doc) for doc in docs])
+        done = self.retriever.ingest_many([reference_doc(doc) for doc in docs])
         return tuple(chunks is not None for chunks in done)
 
     def delete(self, tenant: str, doc_id: str) -> None:
@@ -315,15 +236,15 @@ class ReferenceSystem:
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         result = self.retriever.retrieve(
-            query, principal_of(asker), now_tick=now_tick, policy=policy_of(policy)
+            query, reference_asker(asker), now_tick=now_tick, policy=reference_policy(policy)
         )
         return result_of(result)
 
     def first_stage(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> FirstStage:
         """Both first-stage rankings, cut at ``policy.candidate_limit``, for any mode."""
-        wide = policy_of(policy)
+        wide = reference_policy(policy)
         return self.retriever.first_stage(
-            query, principal_of(asker), now_tick=now_tick, policy=replace(wide, mode="hybrid")
+            query, reference_asker(asker), now_tick=now_tick, policy=replace(wide, mode="hybrid")
         )
 
     def first_stages(
@@ -334,10 +255,10 @@ class ReferenceSystem:
         answers :meth:`first_stage` its own way gets it asked once per question."""
         if type(self).first_stage is not ReferenceSystem.first_stage:
             return [self.first_stage(query, asker, now_tick, policy) for query in queries]
-        wide = policy_of(policy)
+        wide = reference_policy(policy)
         return self.retriever.first_stages(
             list(queries),
-            principal_of(asker),
+            reference_asker(asker),
             now_tick=now_tick,
             policy=replace(wide, mode="hybrid"),
         )
@@ -399,25 +320,26 @@ class ReferenceSystem:
         return tuple(listings)
 
     def _policy_of(self, policy: Policy) -> ReferencePolicy:
-        """:func:`policy_of`, remembered: a grid asks the same few policies of every stage."""
+        """:func:`~ragward.engines.reference_records.reference_policy`, remembered: a grid
+        asks the same few policies of every stage."""
         known = self._policies.get(policy)
         if known is None:
             if len(self._policies) >= _POLICIES_KEPT:
                 self._policies.clear()
-            known = self._policies[policy] = policy_of(policy)
+            known = self._policies[policy] = reference_policy(policy)
         return known
 
     def _finished(self, stage: object, policy: Policy) -> RetrievalResult:
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
-        narrow = policy_of(policy)
+        narrow = reference_policy(policy)
         lexical = _narrowed(stage, "lexical", narrow) if narrow.mode != "dense" else ()
         dense = _narrowed(stage, "dense", narrow) if narrow.mode != "lexical" else ()
         return self.retriever.finish(stage.narrowed(lexical, dense), narrow)
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(
-            _document(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
+            reference_doc(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
         )
         return tuple(Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks)
 

@@ -40,11 +40,10 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
-from ragward.engines.reference import (
-    ReferenceSystem,
-    policy_of,
-    principal_of,
-    result_of,
+from ragward.engines.reference import ReferenceSystem, result_of
+from ragward.engines.reference_records import (
+    reference_asker,
+    reference_policy,
     scored_of,
     section_of,
 )
@@ -103,8 +102,8 @@ class PostFilter(ReferenceSystem):
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         retriever = self.retriever
-        principal = principal_of(asker)
-        settings = policy_of(policy)
+        principal = reference_asker(asker)
+        settings = reference_policy(policy)
         namespace = retriever._namespaces.get(asker.tenant)
         barriers = tuple(sorted(namespace._barrier_codes)) if namespace is not None else ()
         auditor = ReferenceAsker("all-seeing", asker.tenant, "restricted", barriers)
@@ -163,8 +162,8 @@ class _CustomFirstStage(ReferenceSystem):
     """
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
-        settings = policy_of(policy)
-        first = self._first_stage(query, principal_of(asker), now_tick, settings)
+        settings = reference_policy(policy)
+        first = self._first_stage(query, reference_asker(asker), now_tick, settings)
         return result_of(self.retriever.finish(first, settings))
 
     def _hidden(self, namespace: Namespace) -> Mask:
@@ -438,10 +437,10 @@ class RerankInjects(ReferenceSystem):
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         if not policy.rerank:
             return super().retrieve(query, asker, now_tick, policy)
-        settings = policy_of(policy)
+        settings = reference_policy(policy)
         deep = replace(settings, candidate_limit=3 * settings.candidate_limit)
         first = self.retriever.first_stage(
-            query, principal_of(asker), now_tick=now_tick, policy=deep
+            query, reference_asker(asker), now_tick=now_tick, policy=deep
         )
         pool = reciprocal_rank_fusion([r for r in (first.lexical, first.dense) if r])
         final = rerank(
