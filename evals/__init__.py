@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ragward.exports import Exports
 
 if TYPE_CHECKING:
     from ragward.evals.api import Evaluation, SettingResult, evaluate, score_run
@@ -39,17 +40,15 @@ _HOME = {
 }
 
 
+_EXPORTS = Exports("ragward.evals", globals(), lazy=_HOME)
+
+
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'ragward.evals' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"ragward.evals.{home}"), name)
-    globals()[name] = value
-    return value
+    return _EXPORTS.find(name)
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOME])
+    return _EXPORTS.names()
 
 
 __all__ = [

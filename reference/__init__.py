@@ -6,9 +6,9 @@ the reference's own, checked when made (a bad field is an
 anything. Their former names still import, with a :class:`DeprecationWarning`.
 """
 
-import warnings
 from typing import Any
 
+from ragward.exports import Exports
 from ragward.reference.assembly import AssembledContext, Segment, assemble_context, neutralise
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import VectorIndex
@@ -48,16 +48,11 @@ _DEPRECATED = {
 }
 
 
+_EXPORTS = Exports("ragward.reference", globals(), former=_DEPRECATED)
+
+
 def __getattr__(name: str) -> Any:
-    new = _DEPRECATED.get(name)
-    if new is None:
-        raise AttributeError(f"module 'ragward.reference' has no attribute {name!r}")
-    warnings.warn(
-        f"ragward.reference.{name} is deprecated: use ragward.reference.{new}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return globals()[new]
+    return _EXPORTS.find(name)
 
 
 __all__ = [
