@@ -48,7 +48,7 @@ import threading
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -108,7 +108,6 @@ RULES = (
 CACHE = ROOT / ".mutate-cache.jsonl"
 EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
 REPORT = ROOT / "reports" / "conformance" / "mutation.md"
-REPORT_JSON = ROOT / "reports" / "conformance" / "mutation.json"
 
 #: Seconds any one call into the mutated reference may take before it counts as a hang.
 CALL_TIMEOUT = 10.0
@@ -420,6 +419,58 @@ def explain(
     return None
 
 
+def survivor_entry(mutant: Mutant, source: str, reach: str, verdict: str) -> list[str]:
+    """A survivor's section of a report: its id (and ``reach``), function, diff, verdict."""
+    before, after = mutant.diff(source)
+    return [
+        f"### `{mutant.id}`{reach}",
+        "",
+        f"In `{mutant.function or '<module>'}`.",
+        "",
+        "```diff",
+        f"- {before}",
+        f"+ {after}",
+        "```",
+        "",
+        verdict,
+        "",
+    ]
+
+
+def explanation_notes(
+    explanations: Collection[str],
+    mutants: Sequence[Mutant],
+    ran: Sequence[Mutant],
+    survivors: Sequence[Mutant],
+    killer: str,
+    *,
+    stale_too: bool = True,
+) -> list[str]:
+    """The explanations to remove: of mutants that no longer exist (``stale_too``), and
+    of mutants ``killer`` kills."""
+    ids = {m.id for m in mutants}
+    stale = sorted(s for s in explanations if not s.startswith("group:") and s not in ids)
+    lines: list[str] = []
+    if stale and stale_too:
+        lines += ["## Explanations of mutants that no longer exist", ""]
+        lines += [f"- `{s}`" for s in stale] + [""]
+    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
+    if wrong:
+        lines += [f"## Explanations of mutants {killer} kills (to remove)", ""]
+        lines += [f"- `{s}`" for s in wrong] + [""]
+    return lines
+
+
+def write_report(report: Path, text: str, data: dict[str, Any], summary_until: str) -> int:
+    """Write the report (``report`` and its ``.json`` beside it) and print its summary,
+    the text before ``summary_until``; 0, the exit code."""
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(text, encoding="utf-8")
+    report.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(text.split(summary_until)[0])
+    return 0
+
+
 def render(
     mutants: list[Mutant],
     outcomes: dict[str, Outcome],
@@ -507,33 +558,12 @@ def render(
     if not survivors:
         lines.append("None.")
     for m in survivors:
-        outcome = outcomes[m.id]
         entry = why[m.id]
         kind = entry["kind"] if entry else "UNEXPLAINED"
-        before, after = m.diff(sources[m.path])
-        reach = " (not reached by the kit)" if outcome.status == "not-reached" else ""
-        lines += [
-            f"### `{m.id}`{reach}",
-            "",
-            f"In `{m.function or '<module>'}`.",
-            "",
-            "```diff",
-            f"- {before}",
-            f"+ {after}",
-            "```",
-            "",
-            f"**{kind}**" + (f": {flat(entry['why'])}" if entry else ""),
-            "",
-        ]
-    stale = sorted(set(explanations) - {m.id for m in mutants} - {"group:"})
-    stale = [s for s in stale if not s.startswith("group:")]
-    if stale:
-        lines += ["## Explanations of mutants that no longer exist", ""]
-        lines += [f"- `{s}`" for s in stale] + [""]
-    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
-    if wrong:
-        lines += ["## Explanations of mutants the kit kills (to remove)", ""]
-        lines += [f"- `{s}`" for s in wrong] + [""]
+        reach = " (not reached by the kit)" if outcomes[m.id].status == "not-reached" else ""
+        verdict = f"**{kind}**" + (f": {flat(entry['why'])}" if entry else "")
+        lines += survivor_entry(m, sources[m.path], reach, verdict)
+    lines += explanation_notes(explanations, mutants, ran, survivors, "the kit")
     lines += ["## Out of scope", "", "Never mutated, everywhere:", ""]
     lines += [f"- {rule}" for rule in RULES]
     lines += ["", "Functions never mutated:", "", "| file | function | why |", "|---|---|---|"]
@@ -650,11 +680,7 @@ def main(argv: list[str]) -> int:
     position = {m.id: i for i, m in enumerate(everything)}
     chosen = sorted(mutants, key=lambda m: position[m.id])
     text, data = render(chosen, outcomes, load_explanations(), meta)
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text(text, encoding="utf-8")
-    REPORT_JSON.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(text.split("## Operators")[0])
-    return 0
+    return write_report(REPORT, text, data, "## Operators")
 
 
 if __name__ == "__main__":
