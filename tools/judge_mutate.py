@@ -60,7 +60,15 @@ if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
 
 from judge_report import clean, render  # noqa: E402
-from mutate import RULES, Outcome, load_explanations, shadow_tree, write_report  # noqa: E402
+from mutate import (  # noqa: E402
+    RULES,
+    Outcome,
+    append_cache,
+    load_cache,
+    load_explanations,
+    shadow_tree,
+    write_report,
+)
 from planter import Mutant, Rules, plant  # noqa: E402
 
 #: The verdict path: each file mutated whole (None) or only the top-level functions named.
@@ -214,18 +222,11 @@ def _killer_digests() -> dict[str, str]:
 
 
 def _load_cache() -> dict[tuple[str, str], dict[str, Any]]:
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    if CACHE.exists():
-        for line in CACHE.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                entry = json.loads(line)
-                out[(entry["key"], entry["fingerprint"])] = entry
-    return out
+    return load_cache(CACHE)
 
 
 def _append(entry: dict[str, Any]) -> None:
-    with CACHE.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry) + "\n")
+    append_cache(entry, CACHE)
 
 
 # -- the baseline --------------------------------------------------------------------------

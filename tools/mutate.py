@@ -278,14 +278,21 @@ def _fingerprint(path: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _load_cache() -> dict[tuple[str, str], dict[str, Any]]:
+def load_cache(path: Path = CACHE) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every entry of a cache file of JSON lines, by ``(key, fingerprint)``."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
-    if CACHE.exists():
-        for line in CACHE.read_text(encoding="utf-8").splitlines():
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 entry = json.loads(line)
                 out[(entry["key"], entry["fingerprint"])] = entry
     return out
+
+
+def append_cache(entry: dict[str, Any], path: Path = CACHE) -> None:
+    """One entry more at the end of a cache file."""
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
 
 
 class Runner:
@@ -295,7 +302,7 @@ class Runner:
         self.times: dict[str, float] = baseline["times"]
         self.lines: dict[str, dict[str, list[str]]] = baseline["lines"]
         self.kills: Counter[str] = Counter()
-        self.cache = _load_cache()
+        self.cache = load_cache()
         for entry in self.cache.values():
             if entry.get("killer"):
                 self.kills[entry["killer"]] += 1
@@ -326,8 +333,7 @@ class Runner:
             outcome = self._run(mutant)
             entry = {"key": mutant.id, "fingerprint": fingerprint, "outcome": asdict(outcome)}
             with self.lock:
-                with CACHE.open("a", encoding="utf-8") as handle:
-                    handle.write(json.dumps(entry) + "\n")
+                append_cache(entry)
                 if outcome.killer:
                     self.kills[outcome.killer] += 1
         with self.lock:
@@ -366,7 +372,7 @@ def baseline(refresh: bool = False) -> dict[str, Any]:
     """The unmutated copy under the kit with per-invariant coverage (cached)."""
     fingerprint = hashlib.sha256("".join(_fingerprint(p) for p in SCOPE).encode()).hexdigest()[:16]
     if not refresh:
-        for entry in _load_cache().values():
+        for entry in load_cache().values():
             if entry["key"] == "baseline" and entry["fingerprint"] == fingerprint:
                 result: dict[str, Any] = entry["baseline"]
                 return result
@@ -383,9 +389,7 @@ def baseline(refresh: bool = False) -> dict[str, Any]:
         "lines": lines,
         "seconds": round(seconds, 1),
     }
-    with CACHE.open("a", encoding="utf-8") as handle:
-        entry = {"key": "baseline", "fingerprint": fingerprint, "baseline": result}
-        handle.write(json.dumps(entry) + "\n")
+    append_cache({"key": "baseline", "fingerprint": fingerprint, "baseline": result})
     print(f"baseline: {len(verdicts)} invariants pass ({seconds:.0f}s)", flush=True)
     return result
 
