@@ -10,12 +10,14 @@ freshness contracts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from ragward.conformance.strategies import askers
+from ragward.conformance.strategies import near_duplicates as kit_near_duplicates
+from ragward.engines.reference_records import reference_asker
 from ragward.reference import (
     CLASSIFICATIONS,
     MODES,
@@ -140,24 +142,6 @@ def texts(draw: st.DrawFn, vocabulary: Sequence[str] = VOCABULARY, max_words: in
 
 
 @st.composite
-def near_duplicates(draw: st.DrawFn, text: str) -> str:
-    """``text`` with one small edit: whitespace, one word added, dropped or re-cased."""
-    pieces = re.split(r"(\s+)", text)
-    words = [i for i, piece in enumerate(pieces) if piece and not piece.isspace()]
-    edit = draw(st.sampled_from(("space", "append", "drop", "case")))
-    if edit == "append" or not words:
-        return text + " " + draw(_words())
-    index = draw(st.sampled_from(words))
-    if edit == "drop":
-        pieces[index] = ""
-    elif edit == "case":
-        pieces[index] = pieces[index].swapcase()
-    else:
-        pieces[index] = pieces[index] + draw(st.sampled_from(("  ", "\t", "\n")))
-    return "".join(pieces)
-
-
-@st.composite
 def documents(
     draw: st.DrawFn,
     tenant: str,
@@ -208,16 +192,15 @@ def corpora(
 
 
 def principals(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[ReferenceAsker]:
-    """Any tenant, any clearance, any set of barriers (including one no document uses)."""
-    return st.builds(
-        ReferenceAsker,
-        user_id=st.sampled_from(("u1", "u2")),
-        tenant=st.sampled_from(tuple(tenants)),
-        max_classification=st.sampled_from((*CLASSIFICATIONS, "confidential", "restricted")),
-        barriers=st.lists(
-            st.sampled_from((*BARRIERS, "no-such-barrier")), unique=True, max_size=3
-        ).map(lambda names: tuple(sorted(names))),
-    )
+    """Any tenant, any clearance (the two highest more often), any set of barriers
+    (including one no document uses): the kit's askers, as the reference's."""
+    clearances = (*CLASSIFICATIONS, "confidential", "restricted")
+    return askers(tenants, clearances).map(reference_asker)
+
+
+def near_duplicates(text: str) -> st.SearchStrategy[str]:
+    """``text`` with one small edit: whitespace, one word added, dropped or re-cased."""
+    return kit_near_duplicates(text, VOCABULARY)
 
 
 @st.composite
