@@ -10,6 +10,8 @@ reference's adapter, the engines' chunking, the benchmarks, the tests) converts 
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from ragward.conformance.records import Asker, Doc, Hit, Policy
 from ragward.reference import Chunk, ReferenceAsker, ReferenceDoc, ReferencePolicy, ScoredChunk
 
@@ -25,32 +27,18 @@ __all__ = [
 ]
 
 
+#: The fields of a document, named alike in both records.
+_DOC_FIELDS = tuple(f.name for f in fields(Doc))
+
+
 def reference_doc(doc: Doc) -> ReferenceDoc:
     """The reference's document for the kit's (checked as it is made)."""
-    return ReferenceDoc(
-        doc.doc_id,
-        doc.tenant,
-        doc.title,
-        doc.text,
-        classification=doc.classification,
-        barrier=doc.barrier,
-        version=doc.version,
-        updated_tick=doc.updated_tick,
-    )
+    return ReferenceDoc(**{name: getattr(doc, name) for name in _DOC_FIELDS})
 
 
 def kit_doc(document: ReferenceDoc) -> Doc:
     """The kit's record of a reference document."""
-    return Doc(
-        tenant=document.tenant,
-        doc_id=document.doc_id,
-        text=document.text,
-        title=document.title,
-        classification=document.classification,
-        barrier=document.barrier,
-        version=document.version,
-        updated_tick=document.updated_tick,
-    )
+    return Doc(**{name: getattr(document, name) for name in _DOC_FIELDS})
 
 
 def reference_asker(asker: Asker) -> ReferenceAsker:
