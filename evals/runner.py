@@ -306,13 +306,7 @@ def _ingest_all(
                 "documents; expected one bool per document"
             )
         for doc, ok in zip(batch, accepted, strict=True):
-            if not isinstance(ok, bool):
-                raise AdapterError(
-                    f"{name}.ingest_many returned {a_type(ok)} for "
-                    f"{doc.tenant}/{doc.doc_id} v{doc.version}, not a bool"
-                )
-            if not ok:
-                raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+            _accepted(name, doc, ok, many=True)
         work["ingests"] += len(batch)
         bar.advance(len(batch))
 
@@ -327,13 +321,22 @@ def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
             f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} "
             f"v{doc.version}: {message_of(error)}"
         ) from None
-    if not isinstance(accepted, bool):
-        raise AdapterError(
-            f"{name}.ingest({doc.tenant}/{doc.doc_id} v{doc.version}) returned "
-            f"{a_type(accepted)}, not a bool"
+    _accepted(name, doc, accepted, many=False)
+
+
+def _accepted(name: str, doc: Doc, ok: object, *, many: bool) -> None:
+    """``ok``, what ``ingest`` (or, ``many``, ``ingest_many``) answered for ``doc``, says
+    it was taken: else an AdapterError."""
+    shown = f"{doc.tenant}/{doc.doc_id} v{doc.version}"
+    if not isinstance(ok, bool):
+        said = (
+            f"ingest_many returned {a_type(ok)} for {shown}"
+            if many
+            else f"ingest({shown}) returned {a_type(ok)}"
         )
-    if not accepted:
-        raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+        raise AdapterError(f"{name}.{said}, not a bool")
+    if not ok:
+        raise AdapterError(f"{name} refused {shown}")
 
 
 def _policy(
