@@ -25,20 +25,17 @@ from ragward.reference import (
     ScoredChunk,
 )
 from tests.evals.dataset_files import write_dataset
+from tests.evals.grids import grid_toml
 
-GRID = """
-name = "tiny"
-depth = 3
-measures = ["nDCG@3", "R@3", "RR"]
-[index]
-chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
-[retrieval]
-mode = ["lexical"]
-rerank = ["none", "reverse"]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.5]
-"""
+GRID = grid_toml(
+    name="tiny",
+    depth=3,
+    measures=["nDCG@3", "R@3", "RR"],
+    mode=["lexical"],
+    rerank=["none", "reverse"],
+    candidate_limit=[5],
+    min_overlap=[0.5],
+)
 
 
 class ReverseReranker:
