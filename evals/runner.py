@@ -288,18 +288,13 @@ def _ingest_all(
     bulk = cast(BulkSystem, system)
     for start in range(0, len(docs), BATCH_DOCS):
         batch = docs[start : start + BATCH_DOCS]
-        try:
+        first = batch[0]
+        with _blamed(
+            f"{name} failed to ingest a batch of {len(batch)} documents from "
+            f"{clip(first.tenant, 80)}/{clip(first.doc_id, 80)} v{first.version}: "
+        ):
             # A generator, as the protocol allows: a verb that reads it twice shows here.
             accepted = bulk.ingest_many(doc for doc in batch)
-        except CacheFault:  # ragward's embedding cache, not the implementation
-            raise
-        except Exception as error:  # the implementation failed on valid data
-            first = batch[0]
-            raise AdapterError(
-                f"{name} failed to ingest a batch of {len(batch)} documents from "
-                f"{clip(first.tenant, 80)}/{clip(first.doc_id, 80)} v{first.version}: "
-                f"{message_of(error)}"
-            ) from None
         if not isinstance(accepted, tuple | list) or len(accepted) != len(batch):
             raise AdapterError(
                 f"{name}.ingest_many returned {clip(repr(accepted), 80)} for {len(batch)} "
@@ -311,16 +306,23 @@ def _ingest_all(
         bar.advance(len(batch))
 
 
-def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
+@contextmanager
+def _blamed(prefix: str, said: Callable[[BaseException], str] = message_of) -> Iterator[None]:
+    """An exception the implementation raises (on valid data) as an AdapterError: ``prefix``
+    and ``said(error)``. The embedding cache's faults pass: they are ragward's."""
     try:
-        accepted = system.ingest(doc)
-    except CacheFault:  # ragward's embedding cache, not the implementation
+        yield
+    except CacheFault:
         raise
-    except Exception as error:  # the implementation failed on valid data: say which record
-        raise AdapterError(
-            f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} "
-            f"v{doc.version}: {message_of(error)}"
-        ) from None
+    except Exception as error:
+        raise AdapterError(prefix + said(error)) from None
+
+
+def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
+    with _blamed(
+        f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} v{doc.version}: "
+    ):
+        accepted = system.ingest(doc)
     _accepted(name, doc, accepted, many=False)
 
 
@@ -384,15 +386,9 @@ def _first_stages(
         first = alike[0]
         wide = _wide(settings, grid, first, unit)
         texts = [question.text for question in alike]
-        try:
+        with _blamed(f"{name}.first_stages({clip(repr(texts[0]), 80)}, ...) raised ", one_line):
             # A generator, as the protocol allows: a verb that reads it twice shows here.
             taken = system.first_stages((t for t in texts), first.asker, first.now_tick, wide)
-        except CacheFault:  # ragward's embedding cache, not the implementation
-            raise
-        except Exception as error:
-            raise AdapterError(
-                f"{name}.first_stages({clip(repr(texts[0]), 80)}, ...) raised {one_line(error)}"
-            ) from None
         if not isinstance(taken, tuple | list) or len(taken) != len(texts):
             many = f"{len(texts)} question" + ("" if len(texts) == 1 else "s")
             raise AdapterError(
@@ -426,7 +422,7 @@ def _answer_all(
     work, seconds = tally
     results: dict[str, Result | Listing] = {}
     started = time.perf_counter()
-    try:
+    with _blamed(f"{name} failed to answer {clip(repr(question.text), 80)}: "):
         if way != "retrieve":
             assert isinstance(system, StagedSystem)
             if stage is None:
@@ -460,12 +456,6 @@ def _answer_all(
                 )
                 work["retrieves"] += 1
             seconds["retrieves"] += time.perf_counter() - started
-    except CacheFault:  # ragward's embedding cache, not the implementation
-        raise
-    except Exception as error:
-        raise AdapterError(
-            f"{name} failed to answer {clip(repr(question.text), 80)}: {message_of(error)}"
-        ) from None
     call = f"{name}.{way}({clip(repr(question.text), 80)})"
     if way == "finish_listings":
         for result in results.values():

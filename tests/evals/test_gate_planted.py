@@ -70,16 +70,17 @@ def test_a_planted_regression_fails_the_gate(
 
 
 @pytest.mark.slow
-def test_a_leak_fails_the_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:leaky_factory")
-    capsys.readouterr()
-    assert code == 1
-    assert "**Leak**" in summary
-
-
-@pytest.mark.slow
-def test_ignoring_freshness_is_a_leak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:timeless_factory")
+@pytest.mark.parametrize(
+    "factory",
+    [
+        pytest.param("leaky_factory", id="a-leak"),
+        pytest.param("timeless_factory", id="ignoring-freshness"),  # a stale hit is a leak
+    ],
+)
+def test_a_leak_fails_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], factory: str
+) -> None:
+    code, summary = _eval_then_gate(tmp_path, f"tests.evals.planted:{factory}")
     capsys.readouterr()
     assert code == 1
     assert "**Leak**" in summary
