@@ -42,10 +42,10 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     HashEmbedder,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     tokenize,
 )
 
@@ -107,14 +107,14 @@ def _bm25_rows(
     label: str,
     retriever: AuthorizedRetriever,
     chunks: Sequence[Chunk],
-    asker: Principal,
+    asker: ReferenceAsker,
     texts: Sequence[str],
     now_tick: int,
     bar: Progress,
 ) -> list[Row]:
     """Per query and over the whole set: the reference (lexical, no rerank, asked by a
     principal who sees every chunk, so both compute BM25 over the same rows) against bm25s."""
-    policy = RetrievalPolicy(
+    policy = ReferencePolicy(
         mode="lexical", enable_rerank=False, candidate_limit=TOP_K, result_limit=TOP_K
     )
     engines: dict[str, Any] = {}
@@ -206,7 +206,7 @@ def _best_of(repeat: int, work: Callable[[], object]) -> float:
     return best
 
 
-def _labelled(directory: Path) -> tuple[str, list[Document], list[str]]:
+def _labelled(directory: Path) -> tuple[str, list[ReferenceDoc], list[str]]:
     """The documents of a BEIR-layout folder (its largest tenant's latest versions, all
     made public) and the questions of its test split (or its first)."""
     from ragward.evals.datasets import load_dataset
@@ -216,7 +216,8 @@ def _labelled(directory: Path) -> tuple[str, list[Document], list[str]]:
     tenant = min(sizes, key=lambda t: (-sizes[t], t))  # the largest tenant, its last versions
     latest = {d.doc_id: d for d in dataset.docs if d.tenant == tenant}
     documents = [
-        Document(d.doc_id, "data", d.title, d.text, "public", None, 1, 0) for d in latest.values()
+        ReferenceDoc(d.doc_id, "data", d.title, d.text, "public", None, 1, 0)
+        for d in latest.values()
     ]
     split = "test" if "test" in dataset.qrels else sorted(dataset.qrels)[0]
     return dataset.name, documents, [q.text for q in dataset.split_queries(split)]
@@ -298,7 +299,7 @@ def _dense_rows(built: dict[str, Any], dimensions: int, bar: Progress) -> list[R
     vectors = [
         np.ascontiguousarray(v, dtype=np.float32) for v in embedder.embed([q.text for q in queries])
     ]
-    policy = RetrievalPolicy(
+    policy = ReferencePolicy(
         mode="dense", enable_rerank=False, candidate_limit=TOP_K, result_limit=TOP_K
     )
     calls: dict[str, Callable[[Any], object]] = {
@@ -440,7 +441,7 @@ def run_anchor_suite(
         retriever = AuthorizedRetriever(chunking=whole)
         bar.stage(f"ingesting {name} ({len(documents)} documents)")
         labelled = [c for d in documents for c in retriever.ingest(d)]
-        asker = Principal("all", "data", "restricted")
+        asker = ReferenceAsker("all", "data", "restricted")
         rows += _bm25_rows(name, retriever, labelled, asker, texts, 0, bar)
         del retriever, labelled
         gc.collect()

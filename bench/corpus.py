@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ragward.reference import CLASSIFICATIONS, Chunking, Document, Principal, tokenize
+from ragward.reference import CLASSIFICATIONS, Chunking, ReferenceAsker, ReferenceDoc, tokenize
 
 __all__ = [
     "BARRIERS",
@@ -76,7 +76,7 @@ class Query:
     """One benchmark question: who asks what, and when."""
 
     text: str
-    principal: Principal
+    principal: ReferenceAsker
     now_tick: int
 
 
@@ -84,13 +84,13 @@ class Query:
 class Corpus:
     """Generated documents and the facts needed to ask questions about them."""
 
-    documents: tuple[Document, ...]
+    documents: tuple[ReferenceDoc, ...]
     tenants: tuple[str, ...]  # largest first
     seed: int
     target_chunks: int
     now_tick: int = _TICK_RANGE
 
-    def documents_of(self, tenant: str) -> list[Document]:
+    def documents_of(self, tenant: str) -> list[ReferenceDoc]:
         """The documents of ``tenant``, in generation order."""
         return [d for d in self.documents if d.tenant == tenant]
 
@@ -184,7 +184,7 @@ def generate_corpus(
     cdf = _zipf_cdf(len(words))
     shares = np.array(_TENANT_SHARES[:tenants])
     shares = shares / shares.sum()
-    documents: list[Document] = []
+    documents: list[ReferenceDoc] = []
     names = tuple(f"t{i}" for i in range(tenants))
     head = min(len(_FUNCTION_WORDS), len(words))
     for tenant, share in zip(names, shares.tolist(), strict=True):
@@ -211,7 +211,7 @@ def _document(
     lexicon: Sequence[str],
     cdf: Floats,
     chunking: Chunking,
-) -> tuple[Document, int]:
+) -> tuple[ReferenceDoc, int]:
     """One document and the estimated number of chunks it will be cut into."""
     identifiers = [
         f"{_ID_PREFIXES[int(rng.integers(len(_ID_PREFIXES)))]}-{int(rng.integers(1, 100_000))}"
@@ -242,7 +242,7 @@ def _document(
         estimate += _estimate_chunks(len(text), chunking)
     classification = CLASSIFICATIONS[int(rng.choice(len(CLASSIFICATIONS), p=_CLASS_WEIGHTS))]
     barrier = BARRIERS[int(rng.integers(len(BARRIERS)))] if rng.random() < 0.1 else None
-    document = Document(
+    document = ReferenceDoc(
         doc_id=f"{tenant}-doc-{n:06d}",
         tenant=tenant,
         title=f"Document {n} of {tenant}",
@@ -255,22 +255,22 @@ def _document(
     return document, estimate
 
 
-def principals_for(tenant: str) -> list[Principal]:
+def principals_for(tenant: str) -> list[ReferenceAsker]:
     """Principals of ``tenant`` at every clearance, inside none, one or all barriers."""
     return [
-        Principal(f"{tenant}-public", tenant, "public"),
-        Principal(f"{tenant}-internal", tenant, "internal"),
-        Principal(f"{tenant}-deals", tenant, "internal", ("deals",)),
-        Principal(f"{tenant}-confidential", tenant, "confidential", ("research",)),
-        Principal(f"{tenant}-legal", tenant, "confidential", ("legal", "deals")),
-        Principal(f"{tenant}-restricted", tenant, "restricted"),
+        ReferenceAsker(f"{tenant}-public", tenant, "public"),
+        ReferenceAsker(f"{tenant}-internal", tenant, "internal"),
+        ReferenceAsker(f"{tenant}-deals", tenant, "internal", ("deals",)),
+        ReferenceAsker(f"{tenant}-confidential", tenant, "confidential", ("research",)),
+        ReferenceAsker(f"{tenant}-legal", tenant, "confidential", ("legal", "deals")),
+        ReferenceAsker(f"{tenant}-restricted", tenant, "restricted"),
         omniscient(tenant),
     ]
 
 
-def omniscient(tenant: str) -> Principal:
+def omniscient(tenant: str) -> ReferenceAsker:
     """A principal of ``tenant`` who sees every chunk: top clearance, inside every barrier."""
-    return Principal(f"{tenant}-all", tenant, CLASSIFICATIONS[-1], BARRIERS)
+    return ReferenceAsker(f"{tenant}-all", tenant, CLASSIFICATIONS[-1], BARRIERS)
 
 
 def generate_queries(
@@ -279,7 +279,7 @@ def generate_queries(
     *,
     seed: int = 0,
     tenant: str | None = None,
-    principal: Principal | None = None,
+    principal: ReferenceAsker | None = None,
 ) -> list[Query]:
     """``count`` queries sampled from the text of ``tenant``'s documents (default: the
     largest tenant), 2-8 terms, a quarter of them with one of the document's identifiers,

@@ -44,8 +44,8 @@ from ragward.reference import (
     MODES,
     AuthorizedRetriever,
     Chunk,
-    Document,
-    RetrievalPolicy,
+    ReferenceDoc,
+    ReferencePolicy,
     RetrievalResult,
     tokenize,
 )
@@ -67,7 +67,7 @@ _UPSERT_ROUNDS = 30
 
 
 def _retriever_call(
-    retriever: AuthorizedRetriever | PlainLoopRetriever, policy: RetrievalPolicy
+    retriever: AuthorizedRetriever | PlainLoopRetriever, policy: ReferencePolicy
 ) -> Retrieve:
     def call(query: Query) -> RetrievalResult:
         return retriever.retrieve(
@@ -79,7 +79,7 @@ def _retriever_call(
 
 def _ingest_all(
     retriever: AuthorizedRetriever | PlainLoopRetriever,
-    documents: Sequence[Document],
+    documents: Sequence[ReferenceDoc],
     progress: Progress,
 ) -> tuple[float, list[tuple[Chunk, ...]]]:
     chunks: list[tuple[Chunk, ...]] = []
@@ -137,7 +137,7 @@ def _jaccard(ours: Sequence[RetrievalResult], theirs: Sequence[Any], ids: Sequen
 # -- the run -----------------------------------------------------------------------------
 
 
-def _call(retriever: AuthorizedRetriever | PlainLoopRetriever, policy: RetrievalPolicy) -> Retrieve:
+def _call(retriever: AuthorizedRetriever | PlainLoopRetriever, policy: ReferencePolicy) -> Retrieve:
     return _retriever_call(retriever, policy)
 
 
@@ -162,7 +162,7 @@ def run_latency(
         raise ValueError(f"chunks and queries must be >= 1, got {chunks} and {queries}")
     n_loop = min(loop_queries or max(1, min(20, queries // 10)), queries)
     bar = Progress(progress)
-    policy = RetrievalPolicy()
+    policy = ReferencePolicy()
     machine = describe_machine()
 
     bar.stage(f"generating a corpus of ~{chunks} chunks")
@@ -449,7 +449,7 @@ def _report(
             "plain_loop_queries": n_loop,
             "warmup_queries": _WARMUP,
             "embedder": embedder,
-            "policy": dataclasses.asdict(RetrievalPolicy()),
+            "policy": dataclasses.asdict(ReferencePolicy()),
         },
         "ingest": {
             **{key: rounded(value, 2) for key, value in seconds.items()},

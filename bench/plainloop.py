@@ -31,15 +31,15 @@ from ragward.reference import (
     BM25Params,
     Chunk,
     Chunking,
-    Document,
     Embedder,
     HashEmbedder,
     LexicalOverlapReranker,
-    Principal,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     Reranker,
-    RetrievalPolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     TokenCounter,
     chunk_document,
     classification_rank,
@@ -64,7 +64,7 @@ class _Entry:
     norm: float
 
 
-def _sort_key(item: Scored) -> tuple[float, str]:
+def _sort_key(item: ScoredChunk) -> tuple[float, str]:
     return (-item.score, item.chunk.chunk_id)
 
 
@@ -93,10 +93,10 @@ class PlainLoopRetriever:
 
     # -- writes -----------------------------------------------------------------------
 
-    def ingest(self, document: Document) -> tuple[Chunk, ...]:
+    def ingest(self, document: ReferenceDoc) -> tuple[Chunk, ...]:
         """Upsert ``document``; refuse a version not newer than any seen for its key."""
-        if not isinstance(document, Document):
-            raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+        if not isinstance(document, ReferenceDoc):
+            raise InvalidArgument(f"ingest expects a ReferenceDoc, got {type(document).__name__}")
         known = self._versions.get(document.key)
         if known is not None and document.version <= known:
             raise VersionConflict(
@@ -153,15 +153,17 @@ class PlainLoopRetriever:
     def retrieve(
         self,
         query: str,
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
-        policy = policy or RetrievalPolicy()
-        if not isinstance(principal, Principal):
-            raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
+        policy = policy or ReferencePolicy()
+        if not isinstance(principal, ReferenceAsker):
+            raise InvalidArgument(
+                f"retrieve expects a ReferenceAsker, got {type(principal).__name__}"
+            )
         if not isinstance(query, str):
             raise InvalidArgument(f"query must be a string, got {query!r}")
         if isinstance(now_tick, bool) or not isinstance(now_tick, int):
@@ -218,8 +220,8 @@ class PlainLoopRetriever:
         }
 
         # Pass 2: score every chunk, count every match once.
-        lexical: list[Scored] = []
-        dense: list[Scored] = []
+        lexical: list[ScoredChunk] = []
+        dense: list[ScoredChunk] = []
         considered = hidden = stale = 0
         for entry, sees, ok in zip(entries, visible, eligible, strict=True):
             matched = False
@@ -234,7 +236,7 @@ class PlainLoopRetriever:
                         norm = k1 * (1.0 - b + b * entry.length / avgdl)
                         score += query_counts[term] * idf[term] * (tf * (k1 + 1.0)) / (tf + norm)
                 if ok and score > 0.0:
-                    lexical.append(Scored(entry.chunk, score))
+                    lexical.append(ScoredChunk(entry.chunk, score))
             if query_vector is not None:
                 cosine = 0.0
                 if query_norm > 0.0 and entry.norm > 0.0:
@@ -243,7 +245,7 @@ class PlainLoopRetriever:
                 if cosine > 0.0:
                     matched = True
                     if ok:
-                        dense.append(Scored(entry.chunk, cosine))
+                        dense.append(ScoredChunk(entry.chunk, cosine))
             if matched:
                 considered += 1
                 if not sees:

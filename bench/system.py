@@ -32,9 +32,9 @@ from ragward.bench.corpus import Corpus, Query, generate_corpus, generate_querie
 from ragward.bench.measure import Progress, describe_machine, load_average, summary_stats
 from ragward.conformance.contract import Factory, RetrievalSystem
 from ragward.conformance.loading import check_built
-from ragward.conformance.records import Asker, Doc, Policy
+from ragward.conformance.records import Doc, Policy
+from ragward.engines.reference_records import kit_asker, kit_doc
 from ragward.outputs import write_atomic
-from ragward.reference import Document
 
 __all__ = ["SystemBench", "render_markdown", "run_system_bench"]
 
@@ -49,25 +49,6 @@ class SystemBench:
     chunks: int = 20_000
     queries: int = 200
     seed: int = 0
-
-
-def as_doc(document: Document) -> Doc:
-    """The contract's record of a generated document."""
-    return Doc(
-        tenant=document.tenant,
-        doc_id=document.doc_id,
-        text=document.text,
-        title=document.title,
-        classification=document.classification,
-        barrier=document.barrier,
-        version=document.version,
-        updated_tick=document.updated_tick,
-    )
-
-
-def _asker(query: Query) -> Asker:
-    p = query.principal
-    return Asker(p.user_id, p.tenant, p.max_classification, tuple(p.barriers))
 
 
 def resident_bytes() -> int | None:
@@ -94,7 +75,7 @@ def run_system_bench(
     machine = describe_machine()
     progress.stage("generating the corpus")
     corpus = generate_corpus(settings.chunks, seed=settings.seed)
-    docs = [as_doc(d) for d in corpus.documents]
+    docs = [kit_doc(d) for d in corpus.documents]
     gc.collect()
     before = resident_bytes() if in_process else None
     system = factory()
@@ -162,7 +143,7 @@ def _ask(
     warmup = generate_queries(corpus, _WARMUP, seed=settings.seed + 1)
     queries = generate_queries(corpus, settings.queries, seed=settings.seed)
     ask: Callable[[Query], object] = lambda q: system.retrieve(  # noqa: E731
-        q.text, _asker(q), q.now_tick, policy
+        q.text, kit_asker(q.principal), q.now_tick, policy
     )
     for query in warmup:
         ask(query)

@@ -13,7 +13,6 @@ nothing in a test session that does not use it.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from ragward.conformance.contract import Capabilities, Factory, RetrievalSystem
@@ -28,6 +27,7 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
+from ragward.exports import Exports
 
 if TYPE_CHECKING:
     from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
@@ -49,13 +49,11 @@ _LAZY = {
     "external_factory": "wire",
     "serve": "wire",
 }
+_EXPORTS = Exports("ragward.conformance", globals(), lazy=_LAZY)
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ragward.conformance' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"ragward.conformance.{module}"), name)
+    return _EXPORTS.find(name)
 
 
 __all__ = [

@@ -82,32 +82,43 @@ PIECES: tuple[str, ...] = (
 LONG = "x" * 300
 LONGER = "ab:/" * 275
 
+#: Pairs of endings that a lossy key reads alike (by normalisation, case folding,
+#: confusable letters, trimming, C-string truncation, unescaping, path or URL
+#: normalisation): an identifier with one ending and with the other are two identities.
+_ENDINGS: dict[str, tuple[str, str]] = {
+    "nfc/nfd": ("\u00e9", "e\u0301"),
+    "nfkc ligature": ("\ufb01", "fi"),
+    "full width": ("\uff21", "A"),
+    "kelvin sign": ("\u212a", "K"),
+    "case": ("A", "a"),
+    "case fold": ("\u00df", "ss"),
+    "cyrillic a": ("a", "\u0430"),
+    "greek o": ("o", "\u03bf"),
+    "zero width": ("x", "\u200bx"),
+    "trailing space": ("", " "),
+    "trailing nul": ("", "\x00"),
+    "after a nul": ("\x00a", "\x00b"),
+    "escaped nul": ("\\0", "\x00"),
+    "escaped hex": ("\\x00", "\x00"),
+    "quote doubled": ("'", "''"),
+    "backslash doubled": ("\\", "\\\\"),
+    "url escape": ("/", "%2F"),
+    "double slash": ("/b", "//b"),
+    "dot segment": ("/b", "/./b"),
+    "line ending": ("\n", "\r\n"),
+    "chunk suffix": ("", "::1"),
+}
+
+
+def _ending(one: str, other: str) -> Callable[[str], tuple[str, str]]:
+    return lambda v: (v + one, v + other)
+
+
 #: Pairs of identifiers that differ, built from one identifier: each pair is two
-#: identities a lossy key merges (by normalisation, case folding, confusable letters,
-#: trimming, C-string truncation, unescaping, path or URL normalisation, or a cut).
+#: identities a lossy key merges (the endings above, a leading space, or a cut).
 TWINS: dict[str, Callable[[str], tuple[str, str]]] = {
-    "nfc/nfd": lambda v: (v + "\u00e9", v + "e\u0301"),
-    "nfkc ligature": lambda v: (v + "\ufb01", v + "fi"),
-    "full width": lambda v: (v + "\uff21", v + "A"),
-    "kelvin sign": lambda v: (v + "\u212a", v + "K"),
-    "case": lambda v: (v + "A", v + "a"),
-    "case fold": lambda v: (v + "\u00df", v + "ss"),
-    "cyrillic a": lambda v: (v + "a", v + "\u0430"),
-    "greek o": lambda v: (v + "o", v + "\u03bf"),
-    "zero width": lambda v: (v + "x", v + "\u200bx"),
-    "trailing space": lambda v: (v, v + " "),
+    **{name: _ending(one, other) for name, (one, other) in _ENDINGS.items()},
     "leading space": lambda v: (v, " " + v),
-    "trailing nul": lambda v: (v, v + "\x00"),
-    "after a nul": lambda v: (v + "\x00a", v + "\x00b"),
-    "escaped nul": lambda v: (v + "\\0", v + "\x00"),
-    "escaped hex": lambda v: (v + "\\x00", v + "\x00"),
-    "quote doubled": lambda v: (v + "'", v + "''"),
-    "backslash doubled": lambda v: (v + "\\", v + "\\\\"),
-    "url escape": lambda v: (v + "/", v + "%2F"),
-    "double slash": lambda v: (v + "/b", v + "//b"),
-    "dot segment": lambda v: (v + "/b", v + "/./b"),
-    "line ending": lambda v: (v + "\n", v + "\r\n"),
-    "chunk suffix": lambda v: (v, v + "::1"),
     "long": lambda v: (LONG + v + "1", LONG + v + "2"),
     "longer": lambda v: (LONGER + v, LONGER + v + "z"),
 }

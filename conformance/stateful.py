@@ -44,11 +44,11 @@ from ragward.conformance.view import (
     check_hits,
     fit_doc,
     fit_policy,
-    in_view,
     label,
     ranked,
     same,
 )
+from ragward.conformance.visibility import in_view
 
 __all__ = ["ALONE", "CHECKS", "Executor", "LifecycleMachine", "machine_for", "run_program"]
 

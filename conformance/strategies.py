@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from ragward.conformance.records import CLASSIFICATIONS, MODES, Asker, Doc, Policy
+from ragward.conformance.visibility import in_view
 
 __all__ = [
     "BARRIERS",
@@ -149,13 +150,14 @@ def bodies(draw: st.DrawFn, max_words: int = 14, shape: str = "") -> str:
 
 
 @st.composite
-def near_duplicates(draw: st.DrawFn, body: str) -> str:
-    """``body`` with one small edit: whitespace, one word added, dropped or re-cased."""
+def near_duplicates(draw: st.DrawFn, body: str, vocabulary: Sequence[str] = VOCABULARY) -> str:
+    """``body`` with one small edit: whitespace, one word (of ``vocabulary``) added, one
+    dropped or re-cased."""
     pieces = re.split(r"(\s+)", body)
     words = [i for i, p in enumerate(pieces) if p and not p.isspace() and MARK not in p]
     edit = draw(st.sampled_from(("space", "append", "drop", "case")))
     if edit == "append" or not words:
-        return body + " " + _word(draw, VOCABULARY)
+        return body + " " + _word(draw, vocabulary)
     index = draw(st.sampled_from(words))
     if edit == "drop":
         pieces[index] = ""
@@ -213,13 +215,16 @@ def corpora(draw: st.DrawFn, tenants: Sequence[str] = TENANTS, max_size: int = 7
     return corpus
 
 
-def askers(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[Asker]:
-    """Any tenant, any clearance, any barriers (including one no document uses)."""
+def askers(
+    tenants: Sequence[str] = TENANTS, clearances: Sequence[str] = CLASSIFICATIONS
+) -> st.SearchStrategy[Asker]:
+    """Any tenant, any clearance of ``clearances`` (a name twice is drawn twice as often),
+    any barriers (including one no document uses)."""
     return st.builds(
         Asker,
         user_id=st.sampled_from(("u1", "u2")),
         tenant=st.sampled_from(tuple(tenants)),
-        max_classification=st.sampled_from(CLASSIFICATIONS),
+        max_classification=st.sampled_from(tuple(clearances)),
         barriers=st.lists(
             st.sampled_from((*BARRIERS, "no-such-barrier")), unique=True, max_size=3
         ).map(lambda names: tuple(sorted(names))),
@@ -258,19 +263,6 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
             st.none(), st.sampled_from((0, 1)), st.integers(min_value=0, max_value=60)
         ),
     )
-
-
-def _entitled(doc: Doc, asker: Asker) -> bool:
-    return (
-        doc.tenant == asker.tenant
-        and CLASSIFICATIONS.index(doc.classification)
-        <= CLASSIFICATIONS.index(asker.max_classification)
-        and (doc.barrier is None or doc.barrier in asker.barriers)
-    )
-
-
-def _fresh(doc: Doc, now: int, policy: Policy) -> bool:
-    return policy.max_stale_ticks is None or now - doc.updated_tick <= policy.max_stale_ticks
 
 
 @dataclass(frozen=True)
@@ -329,7 +321,7 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
             ),
         )
         corpus.insert(draw(st.integers(min_value=0, max_value=len(corpus))), doc)
-    seen = [d for d in corpus if _entitled(d, asker) and _fresh(d, now, policy)]
+    seen = [d for d in corpus if in_view(d, asker, now, policy)]
     if twins and seen:
         for n, source in enumerate(draw(st.lists(st.sampled_from(seen), max_size=3))):
             # Ids that sort apart from their documents: "d10::1" < "d1::1" < "d1~0::1".
@@ -366,10 +358,6 @@ def _at_the_last_tick(corpus: list[Doc], now: int) -> tuple[list[Doc], int]:
     shift = LAST_TICK - now
     moved = [replace(d, updated_tick=min(d.updated_tick + shift, LAST_TICK)) for d in corpus]
     return moved, LAST_TICK
-
-
-def _in_view(doc: Doc, scene: Scene) -> bool:
-    return _entitled(doc, scene.asker) and _fresh(doc, scene.now_tick, scene.policy)
 
 
 @dataclass(frozen=True)
@@ -439,6 +427,13 @@ def _query_words(query: str) -> list[str]:
     return [w for w in query.split() if any(c.isalnum() for c in w)] or list(ANCHORS[:3])
 
 
+def _flood_anywhere(draw: st.DrawFn, scene: Scene, flood: list[Doc]) -> Flooded:
+    """``flood`` written at drawn places among the scene's documents."""
+    n, size = len(scene.docs), len(flood)
+    at = draw(st.lists(st.integers(min_value=0, max_value=n), min_size=size, max_size=size))
+    return Flooded(scene, tuple(flood), tuple(at))
+
+
 @st.composite
 def flooded(draw: st.DrawFn, twins: bool = False, max_size: int = 20) -> Flooded:
     """A scene and a flood that outranks it: other tenants (often under the same
@@ -463,11 +458,7 @@ def flooded(draw: st.DrawFn, twins: bool = False, max_size: int = 20) -> Flooded
             body = MARK + " " + sep.join(said * draw(st.integers(min_value=1, max_value=5)))
         doc = draw(documents(scene.asker.tenant, f"flood-{index}", body))
         flood.append(_outside(draw, scene, doc, index, used))
-    n = len(scene.docs)
-    at = draw(
-        st.lists(st.integers(min_value=0, max_value=n), min_size=len(flood), max_size=len(flood))
-    )
-    return Flooded(scene, tuple(flood), tuple(at))
+    return _flood_anywhere(draw, scene, flood)
 
 
 #: Flood sizes of :func:`large_floods`: beyond the candidate lists an approximate index
@@ -522,7 +513,7 @@ def count_floods(draw: st.DrawFn) -> Flooded:
     if draw(st.integers(min_value=0, max_value=4)) == 0:
         # An asker who sees nothing at all: the invisible matches are still counted, in
         # lexical mode too, where no dense side can count them instead.
-        hidden = [d for d in base.docs if not _in_view(d, base)]
+        hidden = [d for d in base.docs if not in_view(d, base.asker, base.now_tick, base.policy)]
         mode = draw(st.sampled_from(("lexical", base.policy.mode)))
         base = replace(base, docs=tuple(hidden), policy=replace(base.policy, mode=mode))
     anchor = draw(st.sampled_from(ANCHORS))
@@ -535,11 +526,7 @@ def count_floods(draw: st.DrawFn) -> Flooded:
         body = " ".join([MARK, anchor, *extra])
         doc = draw(documents(scene.asker.tenant, f"flood-{index}", body))
         flood.append(_outside(draw, scene, doc, index, used))
-    n = len(scene.docs)
-    at = draw(
-        st.lists(st.integers(min_value=0, max_value=n), min_size=len(flood), max_size=len(flood))
-    )
-    return Flooded(scene, tuple(flood), tuple(at))
+    return _flood_anywhere(draw, scene, flood)
 
 
 @dataclass(frozen=True)

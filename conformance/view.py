@@ -14,8 +14,9 @@ from dataclasses import replace
 
 from ragward.conformance.contract import Capabilities, Factory, RetrievalSystem
 from ragward.conformance.invariant import Violation
-from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
+from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.conformance.strategies import Flooded, fingerprints_in
+from ragward.conformance.visibility import entitled, fresh, in_view
 
 __all__ = [
     "answer",
@@ -24,13 +25,10 @@ __all__ = [
     "build",
     "check_counts",
     "check_hits",
-    "entitled",
     "fit_doc",
     "fit_policy",
     "fitted_case",
     "flood_systems",
-    "fresh",
-    "in_view",
     "label",
     "live_of",
     "prepare",
@@ -41,27 +39,6 @@ __all__ = [
 
 Live = Mapping[tuple[str, str], Doc]
 _DEFAULT = Policy()
-
-
-def entitled(doc: Doc, asker: Asker) -> bool:
-    """Same tenant, classification within clearance, no barrier or one the asker is in."""
-    return (
-        doc.tenant == asker.tenant
-        and CLASSIFICATIONS.index(doc.classification)
-        <= CLASSIFICATIONS.index(asker.max_classification)
-        and (doc.barrier is None or doc.barrier in asker.barriers)
-    )
-
-
-def fresh(doc: Doc, now_tick: int, policy: Policy) -> bool:
-    """Fresh under the policy's freshness contract (an age equal to the bound is fresh)."""
-    limit = policy.max_stale_ticks
-    return limit is None or now_tick - doc.updated_tick <= limit
-
-
-def in_view(doc: Doc, asker: Asker, now_tick: int, policy: Policy) -> bool:
-    """Whether ``doc`` lies in the eligible view ``E(asker, now_tick)``."""
-    return entitled(doc, asker) and fresh(doc, now_tick, policy)
 
 
 def fit_policy(policy: Policy, caps: Capabilities) -> Policy:

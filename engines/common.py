@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 
 from ragward.conformance.records import Asker, Doc, Hit, Policy
+from ragward.engines.reference_records import reference_doc
 from ragward.errors import InvalidArgument
 from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named
-from ragward.reference import Chunking, Document, Embedder, HashEmbedder, chunk_document
+from ragward.reference import Chunking, Embedder, HashEmbedder, chunk_document
 from ragward.reference.documents import TICK_MAX
 from ragward.reference.text import tokenize
 
@@ -166,19 +167,11 @@ class Settings:
             )
         pieces = []
         for doc in docs:
-            document = Document(
-                doc.doc_id,
-                doc.tenant,
-                doc.title,
-                doc.text,
-                classification=doc.classification,
-                barrier=doc.barrier,
-                version=doc.version,
-                updated_tick=doc.updated_tick,
-            )
             chunking = self.chunking
             for chunk in chunk_document(
-                document, max_tokens=chunking.max_tokens, overlap_tokens=chunking.overlap_tokens
+                reference_doc(doc),
+                max_tokens=chunking.max_tokens,
+                overlap_tokens=chunking.overlap_tokens,
             ):
                 pieces.append((doc, chunk))
         if not pieces:

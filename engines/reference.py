@@ -25,6 +25,13 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
+from ragward.engines.reference_records import (
+    hit_of,
+    reference_asker,
+    reference_doc,
+    reference_policy,
+    scored_of,
+)
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.models.identity import model_identity
 from ragward.models.registry import embedder_named, reranker_named
@@ -33,16 +40,14 @@ from ragward.reference import (
     Chunk,
     Chunking,
     Claim,
-    Document,
     FirstStage,
     GroundingChecker,
     GroundingReport,
     HashEmbedder,
     LexicalOverlapChecker,
-    Principal,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     assemble_context,
     chunk_document,
     cut,
@@ -54,13 +59,8 @@ from ragward.reference.grounding import reaches
 
 __all__ = [
     "ReferenceSystem",
-    "hit_of",
-    "policy_of",
-    "principal_of",
     "reference_factory",
     "result_of",
-    "scored_of",
-    "section_of",
 ]
 
 _CAPABILITIES = Capabilities(
@@ -75,95 +75,18 @@ _CAPABILITIES = Capabilities(
 )
 
 
-def _document(doc: Doc) -> Document:
-    return Document(
-        doc.doc_id,
-        doc.tenant,
-        doc.title,
-        doc.text,
-        classification=doc.classification,
-        barrier=doc.barrier,
-        version=doc.version,
-        updated_tick=doc.updated_tick,
-    )
-
-
-def hit_of(scored: Scored) -> Hit:
-    """The kit's hit for a scored chunk, its fields set as the frozen ``__init__`` sets
-    them, in a quarter of the time (a grid makes one per chunk it returns)."""
-    chunk = scored.chunk
-    hit = object.__new__(Hit)
-    hit.__dict__.update(
-        chunk_id=chunk.chunk_id,
-        doc_id=chunk.doc_id,
-        version=chunk.doc_version,
-        start=chunk.start_char,
-        end=chunk.end_char,
-        text=chunk.text,
-        score=scored.score,
-        citation=chunk.citation(),
-    )
-    return hit
-
-
-def section_of(citation: str, doc_id: str, version: int) -> str:
-    """The section of a reference citation ``doc_id@vN#section[start:end]``: what lies
-    after the hit's own ``doc_id@vN#`` and before the last ``[`` ("body" for a citation
-    of another form). Read after the known prefix, not at the first ``#``: a ``doc_id``
-    may hold ``#`` or ``@v`` itself."""
-    head = f"{doc_id}@v{version}#"
-    rest = citation[len(head) :] if citation.startswith(head) else ""
-    return rest[: rest.rfind("[")] if "[" in rest else "body"
-
-
-def scored_of(hit: Hit, tenant: str = "") -> Scored:
-    chunk = Chunk(
-        chunk_id=hit.chunk_id,
-        doc_id=hit.doc_id,
-        tenant=tenant,
-        text=hit.text,
-        section=section_of(hit.citation, hit.doc_id, hit.version),
-        start_char=hit.start,
-        end_char=hit.end,
-        classification="public",
-        barrier=None,
-        doc_version=hit.version,
-        updated_tick=0,
-    )
-    return Scored(chunk, hit.score)
-
-
-def principal_of(asker: Asker) -> Principal:
-    """The reference's principal for the kit's asker."""
-    return Principal(asker.user_id, asker.tenant, asker.max_classification, tuple(asker.barriers))
-
-
-def policy_of(policy: Policy) -> RetrievalPolicy:
-    """The reference's retrieval policy for the kit's policy."""
-    return RetrievalPolicy(
-        max_stale_ticks=policy.max_stale_ticks,
-        enable_rerank=policy.rerank,
-        rerank_min_score=policy.rerank_min_score,
-        candidate_limit=policy.candidate_limit,
-        result_limit=policy.result_limit,
-        rrf_k=policy.rrf_k,
-        mode=policy.mode,
-        limit_unit=policy.limit_unit,
-    )
-
-
 class HitMemo:
     """The kit's hits made from one stage's scored chunks, kept for the next setting that
-    returns them: by the identity of each ``Scored`` (one per chunk and score in a stage:
+    returns them: by the identity of each ``ScoredChunk`` (one per chunk and score in a stage:
     fusion and rerank remember theirs) and, for each chunk, the first hit made of it.
     Entries keep what their key is the id of, so no other object can take that id while
     they live."""
 
     def __init__(self) -> None:
-        self.by_scored: dict[int, tuple[Scored, Hit]] = {}
+        self.by_scored: dict[int, tuple[ScoredChunk, Hit]] = {}
         self.by_chunk: dict[int, tuple[Chunk, Hit]] = {}
 
-    def hits(self, chunks: Sequence[Scored]) -> tuple[Hit, ...]:
+    def hits(self, chunks: Sequence[ScoredChunk]) -> tuple[Hit, ...]:
         by_scored, by_chunk = self.by_scored, self.by_chunk
         ids = list(map(id, chunks))
         try:
@@ -190,14 +113,14 @@ _DOC_ID = attrgetter("doc_id")
 _VERSION = attrgetter("doc_version")
 
 
-def _narrowed(stage: FirstStage, which: str, policy: RetrievalPolicy) -> tuple[Scored, ...]:
+def _narrowed(stage: FirstStage, which: str, policy: ReferencePolicy) -> tuple[ScoredChunk, ...]:
     """The stage's ``which`` ranking cut at the policy's candidate limit: the stage's own
     tuple where the cut keeps all of it, and one tuple per limit (kept in the stage's
     memo), so that finishes under one limit fuse the same rankings."""
     key = ("narrowed", which, policy.candidate_limit, policy.limit_unit)
-    known: tuple[Scored, ...] | None = stage.memo.get(key)
+    known: tuple[ScoredChunk, ...] | None = stage.memo.get(key)
     if known is None:
-        ranking: tuple[Scored, ...] = getattr(stage, which)
+        ranking: tuple[ScoredChunk, ...] = getattr(stage, which)
         kept = cut(ranking, policy.candidate_limit, policy.limit_unit)
         known = stage.memo[key] = ranking if len(kept) == len(ranking) else tuple(kept)
     return known
@@ -281,8 +204,8 @@ class ReferenceSystem:
         # The reference's chunk for each hit grounded lately, by the hit's identity (the
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
-        self._grounded: dict[int, tuple[Hit, Scored]] = {}
-        self._policies: dict[Policy, RetrievalPolicy] = {}
+        self._grounded: dict[int, tuple[Hit, ScoredChunk]] = {}
+        self._policies: dict[Policy, ReferencePolicy] = {}
         self._overlaps: dict[
             tuple[tuple[str, ...], tuple[int, ...]],
             tuple[tuple[Hit, ...], tuple[tuple[float, str | None], ...]],
@@ -297,7 +220,7 @@ class ReferenceSystem:
 
     def ingest(self, doc: Doc) -> bool:
         try:
-            self.retriever.ingest(_document(doc))
+            self.retriever.ingest(reference_doc(doc))
         except VersionConflict:
             return False
         return True
@@ -305,7 +228,7 @@ class ReferenceSystem:
     def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         """The evals' bulk verb: documents (any iterable, read once) in order, chunks
         embedded in batches."""
-        done = self.retriever.ingest_many([_document(doc) for doc in docs])
+        done = self.retriever.ingest_many([reference_doc(doc) for doc in docs])
         return tuple(chunks is not None for chunks in done)
 
     def delete(self, tenant: str, doc_id: str) -> None:
@@ -313,15 +236,15 @@ class ReferenceSystem:
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         result = self.retriever.retrieve(
-            query, principal_of(asker), now_tick=now_tick, policy=policy_of(policy)
+            query, reference_asker(asker), now_tick=now_tick, policy=reference_policy(policy)
         )
         return result_of(result)
 
     def first_stage(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> FirstStage:
         """Both first-stage rankings, cut at ``policy.candidate_limit``, for any mode."""
-        wide = policy_of(policy)
+        wide = reference_policy(policy)
         return self.retriever.first_stage(
-            query, principal_of(asker), now_tick=now_tick, policy=replace(wide, mode="hybrid")
+            query, reference_asker(asker), now_tick=now_tick, policy=replace(wide, mode="hybrid")
         )
 
     def first_stages(
@@ -332,10 +255,10 @@ class ReferenceSystem:
         answers :meth:`first_stage` its own way gets it asked once per question."""
         if type(self).first_stage is not ReferenceSystem.first_stage:
             return [self.first_stage(query, asker, now_tick, policy) for query in queries]
-        wide = policy_of(policy)
+        wide = reference_policy(policy)
         return self.retriever.first_stages(
             list(queries),
-            principal_of(asker),
+            reference_asker(asker),
             now_tick=now_tick,
             policy=replace(wide, mode="hybrid"),
         )
@@ -387,35 +310,36 @@ class ReferenceSystem:
             for place, value in zip(places[:top], finished.scores[:top].tolist(), strict=True):
                 hit = made[place]
                 if hit is None:
-                    hit = made[place] = hit_of(Scored(table.chunks[place], value))
-                    self._ground_with(hit, Scored(table.chunks[place], value))
+                    hit = made[place] = hit_of(ScoredChunk(table.chunks[place], value))
+                    self._ground_with(hit, ScoredChunk(table.chunks[place], value))
                 elif hit.score != value or value == 0.0:  # (a zero may carry a sign)
                     hit = _rescored(hit, value)
-                    self._ground_with(hit, Scored(table.chunks[place], value))
+                    self._ground_with(hit, ScoredChunk(table.chunks[place], value))
                 heads.append(hit)
             listings.append(Listing(tuple(map(keys.__getitem__, places)), tuple(heads)))
         return tuple(listings)
 
-    def _policy_of(self, policy: Policy) -> RetrievalPolicy:
-        """:func:`policy_of`, remembered: a grid asks the same few policies of every stage."""
+    def _policy_of(self, policy: Policy) -> ReferencePolicy:
+        """:func:`~ragward.engines.reference_records.reference_policy`, remembered: a grid
+        asks the same few policies of every stage."""
         known = self._policies.get(policy)
         if known is None:
             if len(self._policies) >= _POLICIES_KEPT:
                 self._policies.clear()
-            known = self._policies[policy] = policy_of(policy)
+            known = self._policies[policy] = reference_policy(policy)
         return known
 
     def _finished(self, stage: object, policy: Policy) -> RetrievalResult:
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
-        narrow = policy_of(policy)
+        narrow = reference_policy(policy)
         lexical = _narrowed(stage, "lexical", narrow) if narrow.mode != "dense" else ()
         dense = _narrowed(stage, "dense", narrow) if narrow.mode != "lexical" else ()
         return self.retriever.finish(stage.narrowed(lexical, dense), narrow)
 
     def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
         chunks = chunk_document(
-            _document(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
+            reference_doc(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
         )
         return tuple(Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks)
 
@@ -502,13 +426,13 @@ class ReferenceSystem:
             known = self._overlaps[key] = (retrieved, best)
         return known[1]
 
-    def _scored_for_grounding(self, hit: Hit) -> Scored:
+    def _scored_for_grounding(self, hit: Hit) -> ScoredChunk:
         known = self._grounded.get(id(hit))
         if known is None:
             return self._ground_with(hit, scored_of(hit))
         return known[1]
 
-    def _ground_with(self, hit: Hit, scored: Scored) -> Scored:
+    def _ground_with(self, hit: Hit, scored: ScoredChunk) -> ScoredChunk:
         """Remember ``scored`` as what ``hit`` is grounded as: the reference's own chunk,
         for a hit this adapter made from it (no chunk rebuilt from the hit's fields)."""
         if len(self._grounded) >= _GROUNDED_KEPT:

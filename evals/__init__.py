@@ -7,15 +7,16 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ragward.exports import Exports
 
 if TYPE_CHECKING:
     from ragward.evals.api import Evaluation, SettingResult, evaluate, score_run
     from ragward.evals.datasets import load_dataset
     from ragward.evals.grid import Grid, IndexSetting, RetrievalSetting, default_grid, load_grid
     from ragward.evals.measures import RunScores, measure_name, parse_measures
-    from ragward.evals.records import Claim, Dataset, Query
+    from ragward.evals.records import Dataset, LabelledClaim, Query
 
 # Each name is imported on first use, so that a command needing one module (``ragward
 # metrics`` needs the measures and the TREC readers) does not load the whole harness.
@@ -33,31 +34,29 @@ _HOME = {
     "RunScores": "measures",
     "measure_name": "measures",
     "parse_measures": "measures",
-    "Claim": "records",
+    "LabelledClaim": "records",
     "Dataset": "records",
     "Query": "records",
 }
 
 
+_EXPORTS = Exports("ragward.evals", globals(), lazy=_HOME)
+
+
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'ragward.evals' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"ragward.evals.{home}"), name)
-    globals()[name] = value
-    return value
+    return _EXPORTS.find(name)
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOME])
+    return _EXPORTS.names()
 
 
 __all__ = [
-    "Claim",
     "Dataset",
     "Evaluation",
     "Grid",
     "IndexSetting",
+    "LabelledClaim",
     "Query",
     "RetrievalSetting",
     "RunScores",

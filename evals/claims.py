@@ -20,12 +20,12 @@ import os
 from collections.abc import Iterable, Mapping
 
 from ragward.conformance.records import Asker, Doc
+from ragward.conformance.visibility import entitled
 from ragward.errors import InputError
 from ragward.evals.jsonl import Record, read_jsonl
 from ragward.evals.principals import Principals
-from ragward.evals.records import Claim, Evidence
+from ragward.evals.records import Evidence, LabelledClaim
 from ragward.evals.scifact import LocatedClaim, read_scifact_claims
-from ragward.evals.visibility import visible
 
 __all__ = ["CLAIM_FIELDS", "LABELS", "check_claims", "read_claim_file", "read_claims"]
 
@@ -54,7 +54,7 @@ def read_claims(
             _evidence(record.nested(f"evidence[{number}]", item), asker, current)
             for number, item in enumerate(record.array("evidence"))
         )
-        claim = Claim(
+        claim = LabelledClaim(
             claim_id=claim_id,
             text=text,
             supported=label == "supported",
@@ -89,7 +89,7 @@ def read_claim_file(
     raise first.error(None, problem)
 
 
-def check_claims(claims: Iterable[LocatedClaim], current: Current) -> tuple[Claim, ...]:
+def check_claims(claims: Iterable[LocatedClaim], current: Current) -> tuple[LabelledClaim, ...]:
     """The claims, once each is consistent with the dataset's documents."""
     seen: dict[str, LocatedClaim] = {}
     for located in claims:
@@ -113,7 +113,7 @@ def check_claims(claims: Iterable[LocatedClaim], current: Current) -> tuple[Clai
                     "one the claims were labelled on"
                 )
                 raise where.error("evidence", problem)
-            shown = shown or visible(doc, claim.asker)
+            shown = shown or entitled(doc, claim.asker)
         if claim.supported and not shown:
             problem = f"a supported claim needs evidence its asker may see; {_none(claim)}"
             raise where.error("evidence", problem)
@@ -144,7 +144,7 @@ def _evidence(item: Record, asker: Asker, current: Current) -> Evidence:
     return Evidence(doc_id, start, doc.text[start:end])
 
 
-def _none(claim: Claim) -> str:
+def _none(claim: LabelledClaim) -> str:
     count = len(claim.evidence)
     if count < 2:
         return "its one passage is not visible to it" if count else "it has none"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ragward.evals.records import Claim
+from ragward.evals.records import LabelledClaim
 
 __all__ = ["GROUNDING_MEASURES", "GroundingScores", "score_grounding"]
 
@@ -51,7 +51,9 @@ class GroundingScores:
         }
 
 
-def score_grounding(claims: Sequence[Claim], verdicts: Mapping[str, bool]) -> GroundingScores:
+def score_grounding(
+    claims: Sequence[LabelledClaim], verdicts: Mapping[str, bool]
+) -> GroundingScores:
     """Confusion counts of ``verdicts`` (claim id -> called supported) against labels."""
     counts = [0, 0, 0, 0]
     for claim in claims:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ragward.conformance.records import Asker, Doc
 
-__all__ = ["Claim", "Dataset", "Evidence", "Qrels", "Query"]
+__all__ = ["Dataset", "Evidence", "LabelledClaim", "Qrels", "Query"]
 
 #: Graded judgements of one split: query id -> document id -> relevance grade.
 Qrels = Mapping[str, Mapping[str, int]]
@@ -41,7 +41,7 @@ class Evidence:
 
 
 @dataclass(frozen=True)
-class Claim:
+class LabelledClaim:
     """A claim labelled supported or not *for its asker*.
 
     ``query`` is what is retrieved to check it end to end (the claim itself by default);
@@ -70,7 +70,7 @@ class Dataset:
     docs: tuple[Doc, ...]
     queries: Mapping[str, Query]
     qrels: Mapping[str, Qrels]
-    claims: tuple[Claim, ...] = ()
+    claims: tuple[LabelledClaim, ...] = ()
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def split_queries(self, split: str) -> tuple[Query, ...]:
@@ -78,6 +78,6 @@ class Dataset:
         judged = self.qrels[split]
         return tuple(q for qid, q in self.queries.items() if qid in judged)
 
-    def split_claims(self, split: str) -> tuple[Claim, ...]:
+    def split_claims(self, split: str) -> tuple[LabelledClaim, ...]:
         """The claims of ``split``, in file order."""
         return tuple(c for c in self.claims if c.split == split)

@@ -42,13 +42,14 @@ from ragward.conformance.contract import (
 )
 from ragward.conformance.loading import message_of, one_line
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
+from ragward.conformance.visibility import entitled
 from ragward.errors import AdapterError, RagwardError
 from ragward.evals.fingerprints import models_of
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
 from ragward.evals.progress import Progress, progress
-from ragward.evals.records import Claim, Dataset
+from ragward.evals.records import Dataset, LabelledClaim
 from ragward.evals.systems import SystemBuilder, a_type
-from ragward.evals.visibility import current_docs, visible
+from ragward.evals.visibility import current_docs
 from ragward.models.cache_file import CacheFault
 
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
@@ -288,52 +289,57 @@ def _ingest_all(
     bulk = cast(BulkSystem, system)
     for start in range(0, len(docs), BATCH_DOCS):
         batch = docs[start : start + BATCH_DOCS]
-        try:
+        first = batch[0]
+        with _blamed(
+            f"{name} failed to ingest a batch of {len(batch)} documents from "
+            f"{clip(first.tenant, 80)}/{clip(first.doc_id, 80)} v{first.version}: "
+        ):
             # A generator, as the protocol allows: a verb that reads it twice shows here.
             accepted = bulk.ingest_many(doc for doc in batch)
-        except CacheFault:  # ragward's embedding cache, not the implementation
-            raise
-        except Exception as error:  # the implementation failed on valid data
-            first = batch[0]
-            raise AdapterError(
-                f"{name} failed to ingest a batch of {len(batch)} documents from "
-                f"{clip(first.tenant, 80)}/{clip(first.doc_id, 80)} v{first.version}: "
-                f"{message_of(error)}"
-            ) from None
         if not isinstance(accepted, tuple | list) or len(accepted) != len(batch):
             raise AdapterError(
                 f"{name}.ingest_many returned {clip(repr(accepted), 80)} for {len(batch)} "
                 "documents; expected one bool per document"
             )
         for doc, ok in zip(batch, accepted, strict=True):
-            if not isinstance(ok, bool):
-                raise AdapterError(
-                    f"{name}.ingest_many returned {a_type(ok)} for "
-                    f"{doc.tenant}/{doc.doc_id} v{doc.version}, not a bool"
-                )
-            if not ok:
-                raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+            _accepted(name, doc, ok, many=True)
         work["ingests"] += len(batch)
         bar.advance(len(batch))
 
 
-def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
+@contextmanager
+def _blamed(prefix: str, said: Callable[[BaseException], str] = message_of) -> Iterator[None]:
+    """An exception the implementation raises (on valid data) as an AdapterError: ``prefix``
+    and ``said(error)``. The embedding cache's faults pass: they are ragward's."""
     try:
-        accepted = system.ingest(doc)
-    except CacheFault:  # ragward's embedding cache, not the implementation
+        yield
+    except CacheFault:
         raise
-    except Exception as error:  # the implementation failed on valid data: say which record
-        raise AdapterError(
-            f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} "
-            f"v{doc.version}: {message_of(error)}"
-        ) from None
-    if not isinstance(accepted, bool):
-        raise AdapterError(
-            f"{name}.ingest({doc.tenant}/{doc.doc_id} v{doc.version}) returned "
-            f"{a_type(accepted)}, not a bool"
+    except Exception as error:
+        raise AdapterError(prefix + said(error)) from None
+
+
+def _ingest(system: RetrievalSystem, doc: Doc, name: str) -> None:
+    with _blamed(
+        f"{name} failed to ingest {clip(doc.tenant, 80)}/{clip(doc.doc_id, 80)} v{doc.version}: "
+    ):
+        accepted = system.ingest(doc)
+    _accepted(name, doc, accepted, many=False)
+
+
+def _accepted(name: str, doc: Doc, ok: object, *, many: bool) -> None:
+    """``ok``, what ``ingest`` (or, ``many``, ``ingest_many``) answered for ``doc``, says
+    it was taken: else an AdapterError."""
+    shown = f"{doc.tenant}/{doc.doc_id} v{doc.version}"
+    if not isinstance(ok, bool):
+        said = (
+            f"ingest_many returned {a_type(ok)} for {shown}"
+            if many
+            else f"ingest({shown}) returned {a_type(ok)}"
         )
-    if not accepted:
-        raise AdapterError(f"{name} refused {doc.tenant}/{doc.doc_id} v{doc.version}")
+        raise AdapterError(f"{name}.{said}, not a bool")
+    if not ok:
+        raise AdapterError(f"{name} refused {shown}")
 
 
 def _policy(
@@ -381,15 +387,9 @@ def _first_stages(
         first = alike[0]
         wide = _wide(settings, grid, first, unit)
         texts = [question.text for question in alike]
-        try:
+        with _blamed(f"{name}.first_stages({clip(repr(texts[0]), 80)}, ...) raised ", one_line):
             # A generator, as the protocol allows: a verb that reads it twice shows here.
             taken = system.first_stages((t for t in texts), first.asker, first.now_tick, wide)
-        except CacheFault:  # ragward's embedding cache, not the implementation
-            raise
-        except Exception as error:
-            raise AdapterError(
-                f"{name}.first_stages({clip(repr(texts[0]), 80)}, ...) raised {one_line(error)}"
-            ) from None
         if not isinstance(taken, tuple | list) or len(taken) != len(texts):
             many = f"{len(texts)} question" + ("" if len(texts) == 1 else "s")
             raise AdapterError(
@@ -423,7 +423,7 @@ def _answer_all(
     work, seconds = tally
     results: dict[str, Result | Listing] = {}
     started = time.perf_counter()
-    try:
+    with _blamed(f"{name} failed to answer {clip(repr(question.text), 80)}: "):
         if way != "retrieve":
             assert isinstance(system, StagedSystem)
             if stage is None:
@@ -457,12 +457,6 @@ def _answer_all(
                 )
                 work["retrieves"] += 1
             seconds["retrieves"] += time.perf_counter() - started
-    except CacheFault:  # ragward's embedding cache, not the implementation
-        raise
-    except Exception as error:
-        raise AdapterError(
-            f"{name} failed to answer {clip(repr(question.text), 80)}: {message_of(error)}"
-        ) from None
     call = f"{name}.{way}({clip(repr(question.text), 80)})"
     if way == "finish_listings":
         for result in results.values():
@@ -598,7 +592,7 @@ _DOC_VERSION_OF_KEY = itemgetter(1, 2)
 def _allowed(doc: Doc | None, version: int, question: Question) -> bool:
     """Whether a hit of ``version`` of ``doc`` may answer ``question``: the document is
     current at that version, visible to the asker and fresh enough."""
-    if doc is None or doc.version != version or not visible(doc, question.asker):
+    if doc is None or doc.version != version or not entitled(doc, question.asker):
         return False
     return (
         question.max_stale_ticks is None
@@ -610,7 +604,7 @@ def _ground(
     system: RetrievalSystem,
     grid: Grid,
     settings: tuple[RetrievalSetting, ...],
-    claims: list[Claim],
+    claims: list[LabelledClaim],
     claim_keys: Mapping[str, str],
     outcome: GridOutcome,
     current: Mapping[tuple[str, str], Doc],
@@ -719,12 +713,12 @@ def _ground_call(name: str, claim: str, threshold: float) -> str:
     return f"{name}.ground(({clip(repr(claim), 80)},), ..., {threshold:g})"
 
 
-def gold_context(claim: Claim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:
+def gold_context(claim: LabelledClaim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:
     """The claim's gold evidence the asker may see, as hits."""
     hits: list[Hit] = []
     for number, evidence in enumerate(claim.evidence):
         doc = current.get((claim.asker.tenant, evidence.doc_id))
-        if doc is None or not visible(doc, claim.asker):
+        if doc is None or not entitled(doc, claim.asker):
             continue
         end = evidence.start + len(evidence.text)
         hits.append(

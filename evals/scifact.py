@@ -25,7 +25,7 @@ from typing import NamedTuple
 from ragward.errors import InputError
 from ragward.evals.jsonl import Record, describe, read_jsonl
 from ragward.evals.principals import default_reader
-from ragward.evals.records import Claim, Evidence
+from ragward.evals.records import Evidence, LabelledClaim
 
 __all__ = ["LABELS", "LocatedClaim", "load_scifact_claims", "read_scifact_claims"]
 
@@ -39,10 +39,10 @@ class LocatedClaim(NamedTuple):
     path: str
     line: int
     id_field: str
-    claim: Claim
+    claim: LabelledClaim
 
 
-def load_scifact_claims(path: str | os.PathLike[str], split: str) -> tuple[Claim, ...]:
+def load_scifact_claims(path: str | os.PathLike[str], split: str) -> tuple[LabelledClaim, ...]:
     """The claims of a SciFact ``claims_<x>.jsonl`` file, all in split ``split``."""
     return tuple(located.claim for located in read_scifact_claims(path, split))
 
@@ -73,7 +73,7 @@ def read_scifact_claims(path: str | os.PathLike[str], split: str) -> list[Locate
             else tuple(Evidence(doc_id, 0, " ".join(abstracts[doc_id])) for doc_id in cited)
         )
         kind = "supported" if supported else "contradicted" if labels else "no-evidence"
-        claim = Claim(str(claim_id), text, supported, asker, text, split, 0, evidence, kind)
+        claim = LabelledClaim(str(claim_id), text, supported, asker, text, split, 0, evidence, kind)
         claims.append(LocatedClaim(record.path, record.line, "id", claim))
     return claims
 

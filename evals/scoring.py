@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ragward.evals.grid import Grid, RetrievalSetting
 from ragward.evals.grounding import GroundingScores, score_grounding
 from ragward.evals.measures import evaluate_ranking, parse_measures
-from ragward.evals.records import Claim, Dataset
+from ragward.evals.records import Dataset, LabelledClaim
 from ragward.evals.runner import GridOutcome
 
 __all__ = ["SettingScores", "score_outcome"]
@@ -57,7 +57,7 @@ def score_outcome(
 
 
 def _grounding(
-    verdicts: Mapping[float, Mapping[str, bool]], claims: Sequence[Claim]
+    verdicts: Mapping[float, Mapping[str, bool]], claims: Sequence[LabelledClaim]
 ) -> tuple[dict[float, GroundingScores], dict[float, dict[str, float]]]:
     if not claims:
         return {}, {}

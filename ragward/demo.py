@@ -15,12 +15,12 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunking,
     Claim,
-    Document,
     FirstStage,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     assemble_context,
     check_grounding,
     chunk_document,
@@ -57,12 +57,12 @@ Project Kestrel is the code name for a private buyer's planned takeover of Halde
 Signing is planned for the spring; nothing about it may leave the deal team.
 """
 
-ALL_SEEING = Principal("auditor", "corporate", "restricted", ("deal-team",))
+ALL_SEEING = ReferenceAsker("auditor", "corporate", "restricted", ("deal-team",))
 
 
-def _documents() -> list[Document]:
+def _documents() -> list[ReferenceDoc]:
     return [
-        Document(
+        ReferenceDoc(
             "pol-frozen-transfers",
             "corporate",
             "Frozen transfer policy",
@@ -70,7 +70,7 @@ def _documents() -> list[Document]:
             classification="internal",
             updated_tick=100,
         ),
-        Document(
+        ReferenceDoc(
             "trf-3318",
             "corporate",
             "Transfer TRF-3318",
@@ -78,7 +78,7 @@ def _documents() -> list[Document]:
             classification="confidential",
             updated_tick=140,
         ),
-        Document(
+        ReferenceDoc(
             "card-disputes",
             "consumer",
             "Card disputes",
@@ -86,7 +86,7 @@ def _documents() -> list[Document]:
             classification="internal",
             updated_tick=90,
         ),
-        Document(
+        ReferenceDoc(
             "deal-kestrel",
             "corporate",
             "Project Kestrel",
@@ -98,15 +98,15 @@ def _documents() -> list[Document]:
     ]
 
 
-def _ids(hits: Sequence[Scored]) -> list[str]:
+def _ids(hits: Sequence[ScoredChunk]) -> list[str]:
     return [s.chunk.chunk_id for s in hits]
 
 
 def post_filter_retrieve(
     retriever: AuthorizedRetriever,
     query: str,
-    principal: Principal,
-    policy: RetrievalPolicy,
+    principal: ReferenceAsker,
+    policy: ReferencePolicy,
 ) -> RetrievalResult:
     """The defect ragward exists to catch: rank the whole namespace, cut, *then* filter.
 
@@ -117,7 +117,7 @@ def post_filter_retrieve(
     wide = retriever.first_stage(query, ALL_SEEING, policy=policy)
     hidden = 0
 
-    def admit(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
+    def admit(ranking: Sequence[ScoredChunk]) -> tuple[ScoredChunk, ...]:
         nonlocal hidden
         kept = tuple(s for s in ranking if retriever.visible(principal, s.chunk))
         hidden += len(ranking) - len(kept)
@@ -145,8 +145,8 @@ def run_demo(out: TextIO) -> None:
     documents = _documents()
     for document in documents:
         retriever.ingest(document)
-    officer = Principal("c-310", "corporate", max_classification="confidential")
-    agent = Principal("k-18", "consumer", max_classification="confidential")
+    officer = ReferenceAsker("c-310", "corporate", max_classification="confidential")
+    agent = ReferenceAsker("k-18", "consumer", max_classification="confidential")
 
     title("1. CHUNKS FOLLOW THE HEADINGS, AND EACH CITATION IS AN EXACT SPAN")
     record = documents[1]
@@ -163,7 +163,7 @@ def run_demo(out: TextIO) -> None:
     for query in ("TRF-3318", "why would a transfer be stopped"):
         for mode in ("lexical", "dense"):
             first = retriever.first_stage(
-                query, ALL_SEEING, policy=RetrievalPolicy(mode=mode, candidate_limit=3)
+                query, ALL_SEEING, policy=ReferencePolicy(mode=mode, candidate_limit=3)
             )
             ranking = first.lexical if mode == "lexical" else first.dense
             say(f"  {query!r:<34} {mode:<8}: {_ids(ranking)}")
@@ -185,8 +185,8 @@ def run_demo(out: TextIO) -> None:
     say("     corporate namespace was searched.")
 
     title("5. CLEARANCE AND BARRIERS APPLY BEFORE ANYTHING IS RANKED")
-    outside = Principal("c-311", "corporate", max_classification="restricted")
-    inside = Principal("c-312", "corporate", "restricted", barriers=("deal-team",))
+    outside = ReferenceAsker("c-311", "corporate", max_classification="restricted")
+    inside = ReferenceAsker("c-312", "corporate", "restricted", barriers=("deal-team",))
     sides = {"outside the barrier": outside, "inside the barrier": inside}
     for label, asker in sides.items():
         got = retriever.retrieve("Halden Marine takeover", asker)
@@ -194,12 +194,12 @@ def run_demo(out: TextIO) -> None:
             f"  {label:<20}: {_ids(got.chunks)}  "
             f"excluded_by_entitlement={got.excluded_by_entitlement}"
         )
-    clerk = Principal("c-2", "corporate", max_classification="internal")
+    clerk = ReferenceAsker("c-2", "corporate", max_classification="internal")
     got = retriever.retrieve("TRF-3318 frozen amount", clerk)
     say(f"  cleared to internal : {_ids(got.chunks)}  (the confidential record is invisible)")
 
     title("6. A STALENESS LIMIT IS PART OF THE QUESTION")
-    fresh = RetrievalPolicy(max_stale_ticks=30)
+    fresh = ReferencePolicy(max_stale_ticks=30)
     for now in (160, 200):
         got = retriever.retrieve("TRF-3318 frozen", officer, now_tick=now, policy=fresh)
         say(
@@ -210,7 +210,7 @@ def run_demo(out: TextIO) -> None:
     title("7. WITHOUT THE RERANKER THE ANSWER IS WORSE, NOT MISSING")
     query = "second approver threshold for release"
     with_rerank = retriever.retrieve(query, officer)
-    without = retriever.retrieve(query, officer, policy=RetrievalPolicy(enable_rerank=False))
+    without = retriever.retrieve(query, officer, policy=ReferencePolicy(enable_rerank=False))
     say(f"  with rerank   : {_ids(with_rerank.chunks)}")
     say(f"  without       : {_ids(without.chunks)}  degraded={list(without.degraded)}")
     say("  -> the order may suffer; the result still comes back, marked as degraded.")
@@ -254,7 +254,7 @@ def run_demo(out: TextIO) -> None:
     say("  -> the '[instructions]' line inside the question is escaped: it is text, not a header.")
 
     title("10. A NEW VERSION REPLACES THE OLD; AN OLDER ONE IS REFUSED")
-    reclassified = Document(
+    reclassified = ReferenceDoc(
         "pol-frozen-transfers",
         "corporate",
         "Frozen transfer policy",
@@ -278,15 +278,15 @@ def run_demo(out: TextIO) -> None:
 def _leaks(say: Callable[[str], None]) -> None:
     retriever = AuthorizedRetriever(chunking=Chunking(max_tokens=200, overlap_tokens=0))
     retriever.ingest(
-        Document("trf-3318", "corporate", "Transfer TRF-3318", TRANSFER_RECORD, "confidential")
+        ReferenceDoc("trf-3318", "corporate", "Transfer TRF-3318", TRANSFER_RECORD, "confidential")
     )
-    analyst = Principal("c-310", "corporate", max_classification="confidential")
-    policy = RetrievalPolicy(mode="lexical", enable_rerank=False, candidate_limit=3)
+    analyst = ReferenceAsker("c-310", "corporate", max_classification="confidential")
+    policy = ReferencePolicy(mode="lexical", enable_rerank=False, candidate_limit=3)
     query = "Halden Marine"
     before = retriever.retrieve(query, analyst, policy=policy)
     for n in range(6):
         retriever.ingest(
-            Document(
+            ReferenceDoc(
                 f"kestrel-memo-{n}",
                 "corporate",
                 "Kestrel memo",
@@ -305,7 +305,7 @@ def _leaks(say: Callable[[str], None]) -> None:
     say("      back and learns that hidden material about Halden Marine exists.")
     say(f"    ragward scores before the memos: {[round(s.score, 6) for s in before.chunks]}")
     say(f"    ragward scores after the memos : {[round(s.score, 6) for s in after.chunks]}")
-    everything = RetrievalPolicy(mode="lexical", candidate_limit=50)
+    everything = ReferencePolicy(mode="lexical", candidate_limit=50)
     wide = retriever.first_stage(query, ALL_SEEING, policy=everything)
     visible = [s for s in wide.lexical if s.chunk.doc_id == "trf-3318"]
     say(f"    namespace-wide BM25, after     : {[round(s.score, 6) for s in visible]}")
@@ -315,7 +315,7 @@ def _leaks(say: Callable[[str], None]) -> None:
         f"    ragward       : considered={after.considered} "
         f"excluded_by_entitlement={after.excluded_by_entitlement}"
     )
-    hybrid = RetrievalPolicy(enable_rerank=False, candidate_limit=10)
+    hybrid = ReferencePolicy(enable_rerank=False, candidate_limit=10)
     both = retriever.retrieve(query, analyst, policy=hybrid)
     doubled = post_filter_retrieve(retriever, query, analyst, hybrid)
     say(

@@ -1,9 +1,23 @@
-"""The reference implementation of authorized hybrid retrieval."""
+"""The reference implementation of authorized hybrid retrieval.
 
+Its records are named for the conformance kit's words, prefixed ``Reference``: they are
+the reference's own, checked when made (a bad field is an
+:class:`~ragward.errors.InvalidArgument`), where the kit's are plain records that may hold
+anything. Their former names still import, with a :class:`DeprecationWarning`.
+"""
+
+from typing import Any
+
+from ragward.exports import Exports
 from ragward.reference.assembly import AssembledContext, Segment, assemble_context, neutralise
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import VectorIndex
-from ragward.reference.documents import CLASSIFICATIONS, Document, Principal, classification_rank
+from ragward.reference.documents import (
+    CLASSIFICATIONS,
+    ReferenceAsker,
+    ReferenceDoc,
+    classification_rank,
+)
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import reciprocal_rank_fusion
 from ragward.reference.grounding import (
@@ -15,16 +29,31 @@ from ragward.reference.grounding import (
     check_grounding,
 )
 from ragward.reference.lexical import BM25Index, BM25Params
-from ragward.reference.ranking import LIMIT_UNITS, Scored, cut, ranked
+from ragward.reference.ranking import LIMIT_UNITS, ScoredChunk, cut, ranked
 from ragward.reference.rerank import LexicalOverlapReranker, Reranker, rerank
 from ragward.reference.retriever import (
     MODES,
     AuthorizedRetriever,
     FirstStage,
-    RetrievalPolicy,
+    ReferencePolicy,
     RetrievalResult,
 )
 from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tokenize
+
+#: Former names, still importable (the README's examples used them), each with a warning.
+_DEPRECATED = {
+    "Document": "ReferenceDoc",
+    "Principal": "ReferenceAsker",
+    "RetrievalPolicy": "ReferencePolicy",
+}
+
+
+_EXPORTS = Exports("ragward.reference", globals(), former=_DEPRECATED)
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.find(name)
+
 
 __all__ = [
     "CLASSIFICATIONS",
@@ -39,7 +68,6 @@ __all__ = [
     "Chunking",
     "Claim",
     "ClaimCheck",
-    "Document",
     "Embedder",
     "FirstStage",
     "GroundingChecker",
@@ -47,11 +75,12 @@ __all__ = [
     "HashEmbedder",
     "LexicalOverlapChecker",
     "LexicalOverlapReranker",
-    "Principal",
+    "ReferenceAsker",
+    "ReferenceDoc",
+    "ReferencePolicy",
     "Reranker",
-    "RetrievalPolicy",
     "RetrievalResult",
-    "Scored",
+    "ScoredChunk",
     "Segment",
     "TokenCounter",
     "VectorIndex",

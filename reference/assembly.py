@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ragward.errors import BudgetError, InvalidArgument
-from ragward.reference.ranking import Scored
+from ragward.reference.ranking import ScoredChunk
 from ragward.reference.text import TokenCounter, estimate_tokens
 
 __all__ = ["AssembledContext", "Segment", "assemble_context", "neutralise"]
@@ -77,7 +77,7 @@ def assemble_context(
     tool_schemas: str = "",
     policy: str = "",
     memory: str = "",
-    retrieved: Sequence[Scored] = (),
+    retrieved: Sequence[ScoredChunk] = (),
     token_counter: TokenCounter = estimate_tokens,
 ) -> AssembledContext:
     """Fill ``budget_tokens`` in segment order, keeping the longest prefix of ``retrieved``.

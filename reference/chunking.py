@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ragward.errors import InvalidArgument
-from ragward.reference.documents import Document
+from ragward.reference.documents import ReferenceDoc
 from ragward.reference.text import TokenCounter, estimate_tokens
 
 __all__ = ["Chunk", "Chunking", "chunk_document", "search_text_of"]
@@ -112,7 +112,7 @@ class Chunking:
 
 
 def chunk_document(
-    document: Document,
+    document: ReferenceDoc,
     *,
     max_tokens: int = 96,
     overlap_tokens: int = 16,
@@ -128,7 +128,7 @@ def chunk_document(
     overlap by at most ``overlap_tokens`` and both their ends advance; no chunk crosses a
     section boundary.
 
-    >>> doc = Document("d1", "t", "T", "## Intro\\nHello   world.\\n\\n## End\\nBye")
+    >>> doc = ReferenceDoc("d1", "t", "T", "## Intro\\nHello   world.\\n\\n## End\\nBye")
     >>> [(c.chunk_id, c.section, c.text) for c in chunk_document(doc)]
     [('d1::1', 'Intro', 'Hello   world.'), ('d1::2', 'End', 'Bye')]
     """

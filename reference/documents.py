@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ragward.errors import InvalidArgument
 
-__all__ = ["CLASSIFICATIONS", "TICK_MAX", "Document", "Principal", "classification_rank"]
+__all__ = ["CLASSIFICATIONS", "TICK_MAX", "ReferenceAsker", "ReferenceDoc", "classification_rank"]
 
 #: Data classifications, least to most sensitive.
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
@@ -48,7 +48,7 @@ def _require_int(owner: str, field: str, value: object, minimum: int) -> None:
 
 
 @dataclass(frozen=True)
-class Document:
+class ReferenceDoc:
     """A source document. Its identity is ``(tenant, doc_id)``.
 
     ``tenant`` selects the namespace the document's chunks are written to;
@@ -65,15 +65,15 @@ class Document:
     updated_tick: int = 0
 
     def __post_init__(self) -> None:
-        _require_text("Document", "doc_id", self.doc_id)
-        _require_text("Document", "tenant", self.tenant)
-        _require_text("Document", "title", self.title, allow_empty=True)
-        _require_text("Document", "text", self.text, allow_empty=True)
-        classification_rank(self.classification, field="Document.classification")
+        _require_text("ReferenceDoc", "doc_id", self.doc_id)
+        _require_text("ReferenceDoc", "tenant", self.tenant)
+        _require_text("ReferenceDoc", "title", self.title, allow_empty=True)
+        _require_text("ReferenceDoc", "text", self.text, allow_empty=True)
+        classification_rank(self.classification, field="ReferenceDoc.classification")
         if self.barrier is not None:
-            _require_text("Document", "barrier", self.barrier)
-        _require_int("Document", "version", self.version, 1)
-        _require_int("Document", "updated_tick", self.updated_tick, 0)
+            _require_text("ReferenceDoc", "barrier", self.barrier)
+        _require_int("ReferenceDoc", "version", self.version, 1)
+        _require_int("ReferenceDoc", "updated_tick", self.updated_tick, 0)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -82,7 +82,7 @@ class Document:
 
 
 @dataclass(frozen=True)
-class Principal:
+class ReferenceAsker:
     """Who is asking: every retrieval is answered relative to a principal.
 
     ``barriers`` are the information barriers the principal is *inside*.
@@ -94,13 +94,13 @@ class Principal:
     barriers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _require_text("Principal", "user_id", self.user_id)
-        _require_text("Principal", "tenant", self.tenant)
-        classification_rank(self.max_classification, field="Principal.max_classification")
+        _require_text("ReferenceAsker", "user_id", self.user_id)
+        _require_text("ReferenceAsker", "tenant", self.tenant)
+        classification_rank(self.max_classification, field="ReferenceAsker.max_classification")
         if not isinstance(self.barriers, tuple):
-            raise InvalidArgument(f"Principal.barriers must be a tuple, got {self.barriers!r}")
+            raise InvalidArgument(f"ReferenceAsker.barriers must be a tuple, got {self.barriers!r}")
         for barrier in self.barriers:
-            _require_text("Principal", "barriers", barrier)
+            _require_text("ReferenceAsker", "barriers", barrier)
 
     @property
     def clearance(self) -> int:

@@ -28,11 +28,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
-from ragward.reference.ranking import Scored, scored_all
+from ragward.reference.ranking import ScoredChunk, scored_all
 from ragward.reference.rerank import Reranker, reads_index_terms
 
 if TYPE_CHECKING:
-    from ragward.reference.retriever import FirstStage, RetrievalPolicy
+    from ragward.reference.retriever import FirstStage, ReferencePolicy
 
 __all__ = ["Finished", "StageTable"]
 
@@ -52,7 +52,7 @@ class Finished:
     scores: Floats
     rerank_shed: bool
 
-    def chunks(self, table: StageTable) -> tuple[Scored, ...]:
+    def chunks(self, table: StageTable) -> tuple[ScoredChunk, ...]:
         """The answer as the retriever returns it: each chunk with its score."""
         return scored_all(
             map(table.chunks.__getitem__, self.positions.tolist()), self.scores.tolist()
@@ -91,7 +91,7 @@ class StageTable:
         self._fused: dict[tuple[float, int, str, int, int], tuple[Positions, Floats]] = {}
         self._verdicts: dict[int, _Verdicts] = {}
 
-    def _laid_out(self, ranking: Sequence[Scored]) -> tuple[Positions, Floats]:
+    def _laid_out(self, ranking: Sequence[ScoredChunk]) -> tuple[Positions, Floats]:
         places = np.fromiter(
             map(self.places.__getitem__, map(_SCORED_CHUNK_ID, ranking)), np.intp, len(ranking)
         )
@@ -103,7 +103,7 @@ class StageTable:
         order = np.argsort(first)
         return docs[order], first[order]
 
-    def finish(self, policy: RetrievalPolicy, reranker: Reranker, score: Scorer) -> Finished:
+    def finish(self, policy: ReferencePolicy, reranker: Reranker, score: Scorer) -> Finished:
         """``finish(first.narrowed(cut(first.lexical, L), cut(first.dense, L)), policy)``
         with ``L`` the policy's candidate limit, as positions and scores; ``score`` gives
         ``reranker``'s scores of chunks of the stage (what ``finish`` asks:
@@ -165,7 +165,7 @@ class StageTable:
             return size
         return docs.index(next(islice(distinct, limit, None)))
 
-    def _fusion(self, policy: RetrievalPolicy) -> tuple[Positions, Floats]:
+    def _fusion(self, policy: ReferencePolicy) -> tuple[Positions, Floats]:
         """The fused candidates of a hybrid policy, cut at its candidate limit, with their
         fused scores: each (``k``, limit, unit) fused once per stage."""
         unit, limit = policy.limit_unit, policy.candidate_limit

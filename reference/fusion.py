@@ -8,17 +8,17 @@ from operator import attrgetter
 
 from ragward.errors import InvalidArgument
 from ragward.reference.chunking import Chunk
-from ragward.reference.ranking import Scored, ranked, scored_all
+from ragward.reference.ranking import ScoredChunk, ranked, scored_all
 
 __all__ = ["document_rank_fusion", "reciprocal_rank_fusion"]
 
 
 def reciprocal_rank_fusion(
-    rankings: Sequence[Sequence[Scored]],
+    rankings: Sequence[Sequence[ScoredChunk]],
     *,
     k: float = 60,
     limit: int | None = None,
-) -> list[Scored]:
+) -> list[ScoredChunk]:
     """Fuse rankings by the sum of ``1 / (k + rank)`` over the rankings a chunk is in.
 
     Cormack, Clarke & Buettcher (2009), "Reciprocal Rank Fusion outperforms Condorcet and
@@ -28,8 +28,8 @@ def reciprocal_rank_fusion(
     so the fused scores do not depend on the order the rankings are given in.
 
     >>> from ragward.reference.chunking import Chunk
-    >>> def hit(i: str) -> Scored:
-    ...     return Scored(Chunk(i, "d", "t", "x", "body", 0, 1, "public", None, 1, 0), 0.0)
+    >>> def hit(i: str) -> ScoredChunk:
+    ...     return ScoredChunk(Chunk(i, "d", "t", "x", "body", 0, 1, "public", None, 1, 0), 0.0)
     >>> a, b, c = hit("a"), hit("b"), hit("c")
     >>> [(s.chunk.chunk_id, round(s.score, 5)) for s in reciprocal_rank_fusion([[a, b], [b, c]])]
     [('b', 0.03252), ('a', 0.01639), ('c', 0.01613)]
@@ -39,7 +39,7 @@ def reciprocal_rank_fusion(
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidArgument(f"rrf limit must be None or an integer >= 0, got {limit!r}")
     contributions: dict[str, list[float]] = {}
-    chunks: dict[str, Scored] = {}
+    chunks: dict[str, ScoredChunk] = {}
     for position, ranking in enumerate(rankings):
         seen: set[str] = set()
         for rank, entry in enumerate(ranking, start=1):
@@ -50,12 +50,14 @@ def reciprocal_rank_fusion(
             contributions.setdefault(key, []).append(1.0 / (k + rank))
             chunks.setdefault(key, entry)
     fused = ranked(
-        Scored(chunks[key].chunk, math.fsum(terms)) for key, terms in contributions.items()
+        ScoredChunk(chunks[key].chunk, math.fsum(terms)) for key, terms in contributions.items()
     )
     return fused if limit is None else fused[:limit]
 
 
-def document_rank_fusion(rankings: Sequence[Sequence[Scored]], *, k: float = 60) -> list[Scored]:
+def document_rank_fusion(
+    rankings: Sequence[Sequence[ScoredChunk]], *, k: float = 60
+) -> list[ScoredChunk]:
     """Reciprocal rank fusion of the *documents* the chunk rankings rank.
 
     Each ranking is read as a document ranking by first occurrence (a document ranks where
@@ -66,9 +68,9 @@ def document_rank_fusion(rankings: Sequence[Sequence[Scored]], *, k: float = 60)
     ``chunk_id``, as everywhere.
 
     >>> from ragward.reference.chunking import Chunk
-    >>> def hit(i: str) -> Scored:
+    >>> def hit(i: str) -> ScoredChunk:
     ...     doc = i.partition("::")[0]
-    ...     return Scored(Chunk(i, doc, "t", "x", "body", 0, 1, "public", None, 1, 0), 0.0)
+    ...     return ScoredChunk(Chunk(i, doc, "t", "x", "body", 0, 1, "public", None, 1, 0), 0.0)
     >>> fused = document_rank_fusion([[hit("a::1"), hit("b::1")], [hit("b::2"), hit("a::1")]], k=1)
     >>> [(s.chunk.chunk_id, round(s.score, 4)) for s in fused]  # 1/(1+1) + 1/(1+2) each
     [('a::1', 0.8333), ('b::1', 0.8333), ('b::2', 0.8333)]
@@ -97,7 +99,7 @@ def document_rank_fusion(rankings: Sequence[Sequence[Scored]], *, k: float = 60)
             for doc_id, term in share.items():
                 contributions.setdefault(doc_id, []).append(term)
         totals = {doc_id: math.fsum(terms) for doc_id, terms in contributions.items()}
-    # each chunk once (a chunk id names one chunk: any of its Scored gives it)
+    # each chunk once (a chunk id names one chunk: any of its ScoredChunk gives it)
     chunks: dict[str, Chunk] = {}
     for ranking in rankings:
         chunks.update(zip(map(_CHUNK_ID, ranking), map(_CHUNK, ranking), strict=True))

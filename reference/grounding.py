@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 from ragward.errors import InvalidArgument
-from ragward.reference.ranking import Scored
+from ragward.reference.ranking import ScoredChunk
 from ragward.reference.text import content_terms
 
 __all__ = [
@@ -73,7 +73,7 @@ def reaches(overlap: float, min_overlap: float) -> bool:
 
 def check_grounding(
     claims: Sequence[Claim],
-    retrieved: Sequence[Scored],
+    retrieved: Sequence[ScoredChunk],
     *,
     min_overlap: float = 0.6,
 ) -> GroundingReport:
@@ -137,7 +137,7 @@ class GroundingChecker(Protocol):
         ...
 
     def check(
-        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+        self, claims: Sequence[Claim], retrieved: Sequence[ScoredChunk], *, threshold: float
     ) -> GroundingReport:
         """The verdict on every claim, from ``retrieved`` alone."""
         ...
@@ -150,7 +150,7 @@ class LexicalOverlapChecker:
     name = "lexical-overlap"
 
     def check(
-        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+        self, claims: Sequence[Claim], retrieved: Sequence[ScoredChunk], *, threshold: float
     ) -> GroundingReport:
         return check_grounding(claims, retrieved, min_overlap=threshold)
 

@@ -18,7 +18,7 @@ from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
 from ragward.reference.columns import Column
 from ragward.reference.dense import VectorIndex
-from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, Document, Principal
+from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, ReferenceAsker, ReferenceDoc
 from ragward.reference.lexical import BM25Index, BM25Params
 from ragward.reference.text import tokenize
 
@@ -92,7 +92,7 @@ class Namespace:
         state = self.docs.get(doc_id)
         return None if state is None else state.version
 
-    def check_version(self, document: Document) -> None:
+    def check_version(self, document: ReferenceDoc) -> None:
         current = self.version_of(document.doc_id)
         if current is not None and document.version <= current:
             raise VersionConflict(
@@ -103,7 +103,7 @@ class Namespace:
 
     def upsert(
         self,
-        document: Document,
+        document: ReferenceDoc,
         chunks: list[Chunk],
         tokens: list[list[str]],
         vectors: Floats | npt.NDArray[np.float32],
@@ -207,7 +207,7 @@ class Namespace:
         live: Mask = self._live.view()
         return live
 
-    def visible(self, principal: Principal) -> Mask:
+    def visible(self, principal: ReferenceAsker) -> Mask:
         """Live rows ``principal`` is entitled to: clearance and barriers (tenant is ours)."""
         mask = self.live() & (self._clearance.view() <= principal.clearance)
         codes = [self._barrier_codes[b] for b in principal.barriers if b in self._barrier_codes]
@@ -215,7 +215,7 @@ class Namespace:
         mask &= (barrier == 0) | np.isin(barrier, codes)
         return mask
 
-    def view(self, principal: Principal, now_tick: int, max_stale_ticks: int | None) -> View:
+    def view(self, principal: ReferenceAsker, now_tick: int, max_stale_ticks: int | None) -> View:
         """The asker's :class:`View` at ``now_tick``, kept until the next write.
 
         Two calls share a view when they would compute the same masks: same clearance,

@@ -14,7 +14,7 @@ from ragward.reference.chunking import Chunk
 
 __all__ = [
     "LIMIT_UNITS",
-    "Scored",
+    "ScoredChunk",
     "Settle",
     "break_ties",
     "cut",
@@ -31,7 +31,7 @@ LIMIT_UNITS: tuple[str, ...] = ("chunks", "documents")
 Settle = Callable[[npt.NDArray[np.intp], int], None]
 
 
-class Scored(NamedTuple):
+class ScoredChunk(NamedTuple):
     """A chunk with the score the stage that produced it gave it.
 
     A named tuple, not a dataclass: rankings make one per candidate per question, and a
@@ -43,24 +43,24 @@ class Scored(NamedTuple):
     score: float
 
 
-def scored_all(chunks: Iterable[Chunk], scores: Iterable[float]) -> tuple[Scored, ...]:
-    """``Scored(chunk, score)`` of each pair, in order.
+def scored_all(chunks: Iterable[Chunk], scores: Iterable[float]) -> tuple[ScoredChunk, ...]:
+    """``ScoredChunk(chunk, score)`` of each pair, in order.
 
     Made with ``tuple.__new__``, as the named tuple's own ``_make`` makes them, without
     its Python-level ``__new__`` per item: a first stage makes one per candidate.
 
     >>> from ragward.reference.chunking import Chunk
     >>> c = Chunk("d::1", "d", "t", "x", "body", 0, 1, "public", None, 1, 0)
-    >>> scored_all([c], [0.5]) == (Scored(c, 0.5),)
+    >>> scored_all([c], [0.5]) == (ScoredChunk(c, 0.5),)
     True
     """
-    return tuple(map(_NEW_TUPLE, repeat(Scored), zip(chunks, scores, strict=True)))
+    return tuple(map(_NEW_TUPLE, repeat(ScoredChunk), zip(chunks, scores, strict=True)))
 
 
 _NEW_TUPLE = tuple.__new__
 
 
-def ranked(items: Iterable[Scored]) -> list[Scored]:
+def ranked(items: Iterable[ScoredChunk]) -> list[ScoredChunk]:
     """Sort by descending score, ties by ascending ``chunk_id``."""
     # By chunk_id, then a stable sort by descending score (``reverse`` keeps a sort
     # stable): equal scores stay in chunk_id order. Both keys are C calls.
@@ -168,7 +168,7 @@ def document_prefix(doc_ids: Sequence[str], limit: int) -> int:
     return doc_ids.index(distinct[limit])
 
 
-def cut(items: Sequence[Scored], limit: int, unit: str = "chunks") -> list[Scored]:
+def cut(items: Sequence[ScoredChunk], limit: int, unit: str = "chunks") -> list[ScoredChunk]:
     """The first ``limit`` chunks, or with ``unit="documents"`` every chunk ranked before
     the first chunk of the ``limit + 1``-th distinct document.
 
@@ -177,9 +177,9 @@ def cut(items: Sequence[Scored], limit: int, unit: str = "chunks") -> list[Score
     occurrence keeps exactly its first ``limit`` documents.
 
     >>> from ragward.reference.chunking import Chunk
-    >>> def s(cid: str) -> Scored:
+    >>> def s(cid: str) -> ScoredChunk:
     ...     doc = cid.partition("::")[0]
-    ...     return Scored(Chunk(cid, doc, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
+    ...     return ScoredChunk(Chunk(cid, doc, "t", "x", "body", 0, 1, "public", None, 1, 0), 1.0)
     >>> ranking = [s("a::1"), s("a::2"), s("b::1"), s("c::1")]
     >>> [x.chunk.chunk_id for x in cut(ranking, 2, "documents")]
     ['a::1', 'a::2', 'b::1']

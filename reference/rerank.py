@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk, search_text_of
-from ragward.reference.ranking import Scored, ranked, scored_all
+from ragward.reference.ranking import ScoredChunk, ranked, scored_all
 from ragward.reference.text import tokenize
 
 __all__ = [
@@ -114,12 +114,12 @@ def _term_counts(title: str, heading: str, text: str) -> tuple[Mapping[str, int]
 
 def rerank(
     query: str,
-    candidates: Sequence[Scored],
+    candidates: Sequence[ScoredChunk],
     *,
     reranker: Reranker,
     limit: int,
     min_score: float = 0.0,
-) -> list[Scored]:
+) -> list[ScoredChunk]:
     """Rescore ``candidates`` and keep those scoring strictly above ``min_score``.
 
     Only the candidates are read: a reranker can reorder and drop, never add. The floor

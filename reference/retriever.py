@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors
-from ragward.reference.documents import TICK_MAX, Document, Principal, classification_rank
+from ragward.reference.documents import TICK_MAX, ReferenceAsker, ReferenceDoc, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
@@ -26,7 +26,7 @@ from ragward.reference.lexical import BM25Params, Gathered, Masks, count_matched
 from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace, View
 from ragward.reference.ranking import (
     LIMIT_UNITS,
-    Scored,
+    ScoredChunk,
     Settle,
     break_ties,
     cut,
@@ -47,7 +47,7 @@ __all__ = [
     "MODES",
     "AuthorizedRetriever",
     "FirstStage",
-    "RetrievalPolicy",
+    "ReferencePolicy",
     "RetrievalResult",
     "StageSource",
 ]
@@ -97,7 +97,7 @@ def _shown(value: object) -> str:
 
 
 @dataclass(frozen=True)
-class RetrievalPolicy:
+class ReferencePolicy:
     """Per-request settings: freshness contract, mode, fusion, rerank and limits.
 
     ``max_stale_ticks=None`` means no freshness contract. ``candidate_limit`` bounds each
@@ -125,12 +125,12 @@ class RetrievalPolicy:
             or not 0 <= self.max_stale_ticks <= TICK_MAX
         ):
             raise InvalidArgument(
-                f"RetrievalPolicy.max_stale_ticks must be None or an integer from 0 to "
+                f"ReferencePolicy.max_stale_ticks must be None or an integer from 0 to "
                 f"2**63 - 1, got {_shown(self.max_stale_ticks)}"
             )
         if not isinstance(self.enable_rerank, bool):
             raise InvalidArgument(
-                f"RetrievalPolicy.enable_rerank must be a bool, got {self.enable_rerank!r}"
+                f"ReferencePolicy.enable_rerank must be a bool, got {self.enable_rerank!r}"
             )
         if (
             isinstance(self.rerank_min_score, bool)
@@ -138,24 +138,24 @@ class RetrievalPolicy:
             or not math.isfinite(self.rerank_min_score)
         ):
             raise InvalidArgument(
-                f"RetrievalPolicy.rerank_min_score must be a finite number, "
+                f"ReferencePolicy.rerank_min_score must be a finite number, "
                 f"got {self.rerank_min_score!r}"
             )
-        _positive_int("RetrievalPolicy", "candidate_limit", self.candidate_limit)
-        _positive_int("RetrievalPolicy", "result_limit", self.result_limit)
+        _positive_int("ReferencePolicy", "candidate_limit", self.candidate_limit)
+        _positive_int("ReferencePolicy", "result_limit", self.result_limit)
         if (
             isinstance(self.rrf_k, bool)
             or not isinstance(self.rrf_k, int | float)
             or not (math.isfinite(self.rrf_k) and self.rrf_k > 0)
         ):
-            raise InvalidArgument(f"RetrievalPolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
+            raise InvalidArgument(f"ReferencePolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
         if self.mode not in MODES:
             raise InvalidArgument(
-                f"RetrievalPolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
+                f"ReferencePolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
             )
         if self.limit_unit not in LIMIT_UNITS:
             raise InvalidArgument(
-                f"RetrievalPolicy.limit_unit must be one of {', '.join(LIMIT_UNITS)}, "
+                f"ReferencePolicy.limit_unit must be one of {', '.join(LIMIT_UNITS)}, "
                 f"got {self.limit_unit!r}"
             )
 
@@ -170,7 +170,7 @@ class RetrievalResult:
     ``excluded_by_freshness`` were visible but stale. Each chunk is counted once.
     """
 
-    chunks: tuple[Scored, ...]
+    chunks: tuple[ScoredChunk, ...]
     degraded: tuple[str, ...] = ()
     considered: int = 0
     excluded_by_entitlement: int = 0
@@ -179,7 +179,7 @@ class RetrievalResult:
     @classmethod
     def made(
         cls,
-        chunks: tuple[Scored, ...],
+        chunks: tuple[ScoredChunk, ...],
         degraded: tuple[str, ...],
         considered: int,
         excluded_by_entitlement: int,
@@ -216,7 +216,7 @@ class StageSource:
     def __init__(
         self,
         namespace: Namespace,
-        rankings: tuple[tuple[Scored, ...], tuple[Scored, ...]],
+        rankings: tuple[tuple[ScoredChunk, ...], tuple[ScoredChunk, ...]],
         rows: tuple[list[int], list[int]],
     ) -> None:
         self.namespace = namespace
@@ -246,13 +246,15 @@ class FirstStage:
     """
 
     query: str
-    lexical: tuple[Scored, ...]
-    dense: tuple[Scored, ...]
+    lexical: tuple[ScoredChunk, ...]
+    dense: tuple[ScoredChunk, ...]
     degraded: tuple[str, ...] = ()
     considered: int = 0
     excluded_by_entitlement: int = 0
     excluded_by_freshness: int = 0
-    reranked: dict[int, dict[str, Scored]] = field(default_factory=dict, compare=False, repr=False)
+    reranked: dict[int, dict[str, ScoredChunk]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     #: What finishing this stage under one setting computed that another setting can reuse,
     #: keyed by everything it depends on: the fused candidates (by mode of fusion, ``k``
     #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
@@ -265,8 +267,8 @@ class FirstStage:
     def made(
         cls,
         query: str,
-        lexical: tuple[Scored, ...],
-        dense: tuple[Scored, ...],
+        lexical: tuple[ScoredChunk, ...],
+        dense: tuple[ScoredChunk, ...],
         degraded: tuple[str, ...],
         counts: tuple[int, int, int],
         source: StageSource | None = None,
@@ -288,7 +290,9 @@ class FirstStage:
         )
         return first
 
-    def narrowed(self, lexical: tuple[Scored, ...], dense: tuple[Scored, ...]) -> FirstStage:
+    def narrowed(
+        self, lexical: tuple[ScoredChunk, ...], dense: tuple[ScoredChunk, ...]
+    ) -> FirstStage:
         """This stage with other rankings, sharing its memo and its reranker verdicts (what
         ``dataclasses.replace`` gives); the stage itself where both are its own."""
         if lexical is self.lexical and dense is self.dense:
@@ -298,10 +302,10 @@ class FirstStage:
         return other
 
 
-def _check_asked(queries: Sequence[str], principal: Principal, now_tick: int) -> None:
+def _check_asked(queries: Sequence[str], principal: ReferenceAsker, now_tick: int) -> None:
     """Refuse, in one line, what no question can be asked with."""
-    if not isinstance(principal, Principal):
-        raise InvalidArgument(f"retrieve expects a Principal, got {type(principal).__name__}")
+    if not isinstance(principal, ReferenceAsker):
+        raise InvalidArgument(f"retrieve expects a ReferenceAsker, got {type(principal).__name__}")
     for query in queries:
         if not isinstance(query, str):
             raise InvalidArgument(f"query must be a string, got {query!r}")
@@ -322,7 +326,7 @@ def _plus(counts: tuple[int, int, int], more: tuple[int, int, int]) -> tuple[int
     return (counts[0] + more[0], counts[1] + more[1], counts[2] + more[2])
 
 
-def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
+def _degraded(policy: ReferencePolicy, vector: npt.NDArray[np.float64] | None) -> tuple[str, ...]:
     """``("dense",)`` where the policy reads the dense index and the question has no vector
     (its embedder failed)."""
     return ("dense",) if policy.mode != "lexical" and vector is None else ()
@@ -330,19 +334,21 @@ def _degraded(policy: RetrievalPolicy, vector: npt.NDArray[np.float64] | None) -
 
 class _Remembered:
     """A reranker's verdicts on one stage's chunks, kept in ``memo`` (``chunk_id`` to the
-    chunk with its score): each chunk is scored, and its ``Scored`` made, once per stage,
+    chunk with its score): each chunk is scored, and its ``ScoredChunk`` made, once per stage,
     however many settings rerank it. ``score`` gives the reranker's scores of chunks
     (:meth:`AuthorizedRetriever.rerank_scores`)."""
 
     def __init__(
         self,
         reranker: Reranker,
-        memo: dict[str, Scored],
+        memo: dict[str, ScoredChunk],
         score: Callable[[Sequence[Chunk]], Sequence[float]],
     ) -> None:
         self.reranker, self.memo, self.score = reranker, memo, score
 
-    def rerank(self, query: str, candidates: Sequence[Scored], min_score: float) -> list[Scored]:
+    def rerank(
+        self, query: str, candidates: Sequence[ScoredChunk], min_score: float
+    ) -> list[ScoredChunk]:
         """What ``rerank(query, candidates, reranker=..., limit=len(candidates),
         min_score=min_score)`` returns."""
         memo = self.memo
@@ -378,8 +384,8 @@ class AuthorizedRetriever:
     (BM25's ``N``, ``avgdl`` and document frequencies are taken over the eligible view).
 
     >>> r = AuthorizedRetriever()
-    >>> _ = r.ingest(Document("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
-    >>> [s.chunk.chunk_id for s in r.retrieve("PMT-7", Principal("u1", "acme")).chunks]
+    >>> _ = r.ingest(ReferenceDoc("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
+    >>> [s.chunk.chunk_id for s in r.retrieve("PMT-7", ReferenceAsker("u1", "acme")).chunks]
     ['d1::1']
     """
 
@@ -397,15 +403,15 @@ class AuthorizedRetriever:
 
     # -- writes -----------------------------------------------------------------------
 
-    def ingest(self, document: Document) -> tuple[Chunk, ...]:
+    def ingest(self, document: ReferenceDoc) -> tuple[Chunk, ...]:
         """Upsert ``document``: its chunks replace every chunk of its previous version.
 
         The version must be newer than any version ever ingested under the same
         ``(tenant, doc_id)``, deleted ones included; otherwise
         :class:`~ragward.errors.VersionConflict` is raised and nothing changes.
         """
-        if not isinstance(document, Document):
-            raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+        if not isinstance(document, ReferenceDoc):
+            raise InvalidArgument(f"ingest expects a ReferenceDoc, got {type(document).__name__}")
         with self._lock:
             namespace = self._namespace(document.tenant)
             namespace.check_version(document)
@@ -417,7 +423,7 @@ class AuthorizedRetriever:
         return tuple(chunks)
 
     def ingest_many(
-        self, documents: Iterable[Document], *, batch_size: int = 256
+        self, documents: Iterable[ReferenceDoc], *, batch_size: int = 256
     ) -> tuple[tuple[Chunk, ...] | None, ...]:
         """Upsert ``documents`` (any iterable, read once) in order, embedding their chunks
         in batches.
@@ -429,8 +435,10 @@ class AuthorizedRetriever:
         """
         documents = list(documents)  # read once: a generator has no second pass
         for document in documents:
-            if not isinstance(document, Document):
-                raise InvalidArgument(f"ingest expects a Document, got {type(document).__name__}")
+            if not isinstance(document, ReferenceDoc):
+                raise InvalidArgument(
+                    f"ingest expects a ReferenceDoc, got {type(document).__name__}"
+                )
         pending = [(document, *self._chunks(document)) for document in documents]
         embedded = [
             c
@@ -457,7 +465,7 @@ class AuthorizedRetriever:
                 out.append(tuple(chunks))
         return tuple(out)
 
-    def _chunks(self, document: Document) -> tuple[list[Chunk], list[int]]:
+    def _chunks(self, document: ReferenceDoc) -> tuple[list[Chunk], list[int]]:
         """The chunks of ``document`` and which index reads each."""
         chunking = self.chunking
         chunks = chunk_document(
@@ -529,7 +537,7 @@ class AuthorizedRetriever:
     # -- reads ------------------------------------------------------------------------
 
     @staticmethod
-    def visible(principal: Principal, chunk: Chunk) -> bool:
+    def visible(principal: ReferenceAsker, chunk: Chunk) -> bool:
         """Whether ``principal`` is entitled to ``chunk`` (freshness aside)."""
         return (
             chunk.tenant == principal.tenant
@@ -540,13 +548,13 @@ class AuthorizedRetriever:
     def retrieve(
         self,
         query: str,
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> RetrievalResult:
         """Answer ``query`` for ``principal`` at ``now_tick`` under ``policy``."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         if policy.mode == "lexical" and not policy.enable_rerank:
             answer = self._lexical_answer(query, principal, now_tick, policy)
             if answer is not None:
@@ -555,7 +563,7 @@ class AuthorizedRetriever:
         return self.finish(first, policy)
 
     def _lexical_answer(
-        self, query: str, principal: Principal, now_tick: int, policy: RetrievalPolicy
+        self, query: str, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
     ) -> RetrievalResult | None:
         """What ``finish(first_stage(...))`` answers under a lexical policy without rerank,
         without the first stage in between (BM25 alone is the hot path of a lexical-only
@@ -582,15 +590,15 @@ class AuthorizedRetriever:
     def retrieve_many(
         self,
         queries: Iterable[str],
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> list[RetrievalResult]:
         """Answer each of ``queries`` (any iterable, read once) for ``principal`` at
         ``now_tick`` under ``policy``: what :meth:`retrieve` answers one by one, with the
         checks, the lock, the asker's view and its masks taken once."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         return [
             self.finish(first, policy)
             for first in self.first_stages(queries, principal, now_tick=now_tick, policy=policy)
@@ -599,10 +607,10 @@ class AuthorizedRetriever:
     def first_stage(
         self,
         query: str,
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> FirstStage:
         """The lexical and dense rankings over the eligible view, each cut at
         ``policy.candidate_limit``, with the audit counts."""
@@ -611,15 +619,15 @@ class AuthorizedRetriever:
     def first_stages(
         self,
         queries: Iterable[str],
-        principal: Principal,
+        principal: ReferenceAsker,
         *,
         now_tick: int = 0,
-        policy: RetrievalPolicy | None = None,
+        policy: ReferencePolicy | None = None,
     ) -> list[FirstStage]:
         """:meth:`first_stage` of each of ``queries`` (any iterable, read once), the view
         taken once."""
         queries = list(queries)  # read once: a generator has no length
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         _check_asked(queries, principal, now_tick)
         vectors: list[npt.NDArray[np.float64] | None] = [None] * len(queries)
         if policy.mode != "lexical":
@@ -672,7 +680,7 @@ class AuthorizedRetriever:
         readers: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
         query: str,
         query_vector: npt.NDArray[np.float64] | None,
-        policy: RetrievalPolicy,
+        policy: ReferencePolicy,
         scan: DenseScan | None = None,
     ) -> FirstStage:
         """One question's first stage in ``view`` (the caller holds the lock); ``readers``
@@ -686,8 +694,8 @@ class AuthorizedRetriever:
         scored: npt.NDArray[np.integer[Any]] | None = None
         others: npt.NDArray[np.integer[Any]] | None = None
         counts = (0, 0, 0)
-        lexical: tuple[Scored, ...] = ()
-        dense: tuple[Scored, ...] = ()
+        lexical: tuple[ScoredChunk, ...] = ()
+        dense: tuple[ScoredChunk, ...] = ()
         lexical_ranked: list[int] = []
         dense_ranked: list[int] = []
         if policy.mode != "dense":
@@ -725,11 +733,11 @@ class AuthorizedRetriever:
         live: npt.NDArray[np.bool_],
         lexical_rows: npt.NDArray[np.bool_],
         query: str,
-        policy: RetrievalPolicy,
+        policy: ReferencePolicy,
     ) -> tuple[
         npt.NDArray[np.integer[Any]],
         tuple[int, int, int],
-        tuple[Scored, ...],
+        tuple[ScoredChunk, ...],
         npt.NDArray[np.integer[Any]],
         list[int],
     ]:
@@ -748,8 +756,10 @@ class AuthorizedRetriever:
         return scored, counts, lexical, found.others, ranked_rows
 
     def _lexical_top(
-        self, namespace: Namespace, found: Gathered, masks: Masks, policy: RetrievalPolicy
-    ) -> tuple[npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[Scored, ...], list[int]]:
+        self, namespace: Namespace, found: Gathered, masks: Masks, policy: ReferencePolicy
+    ) -> tuple[
+        npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[ScoredChunk, ...], list[int]
+    ]:
         """The rows BM25 scored, their audit counts, and the best of them that may rank
         (those ``masks.rankable`` marks, whatever the scorer returned), cut at
         ``policy.candidate_limit``, with their rows."""
@@ -773,9 +783,9 @@ class AuthorizedRetriever:
         namespace: Namespace,
         scores: npt.NDArray[np.float64],
         rows: npt.NDArray[np.intp],
-        policy: RetrievalPolicy,
+        policy: ReferencePolicy,
         settle: Settle | None = None,
-    ) -> tuple[tuple[Scored, ...], list[int]]:
+    ) -> tuple[tuple[ScoredChunk, ...], list[int]]:
         """The best of ``rows`` (those that may rank: eligible, with a positive score),
         and their rows; ``settle(rows, limit)``, if given, first makes exact the scores
         that may place."""
@@ -817,9 +827,9 @@ class AuthorizedRetriever:
                         return overlap_scores(len(terms), found, lengths)
         return reranker.score(first.query, chunks)
 
-    def finish(self, first: FirstStage, policy: RetrievalPolicy | None = None) -> RetrievalResult:
+    def finish(self, first: FirstStage, policy: ReferencePolicy | None = None) -> RetrievalResult:
         """Fuse (in hybrid mode), rerank and cut a :class:`FirstStage` to the result."""
-        policy = policy or RetrievalPolicy()
+        policy = policy or ReferencePolicy()
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
             rankings = [r for r in (first.lexical, first.dense) if r]
@@ -847,10 +857,10 @@ class AuthorizedRetriever:
                     fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
                 )
                 known = first.memo[key] = (rankings, fused)
-            candidates: Sequence[Scored] = known[1]
+            candidates: Sequence[ScoredChunk] = known[1]
         else:
             candidates = first.lexical if policy.mode == "lexical" else first.dense
-        final: list[Scored]
+        final: list[ScoredChunk]
         if not policy.enable_rerank:
             degraded.append("rerank")
             final = cut(candidates, policy.result_limit, policy.limit_unit)

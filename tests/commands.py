@@ -17,21 +17,18 @@ import pytest
 from ragward.cli import main
 from tests.evals.dataset_files import write_dataset, write_lines
 from tests.evals.gate_inputs import results, write_results
+from tests.evals.grids import grid_toml
 
 #: One index, two settings: an eval of the small dataset takes a few hundredths of a second.
-TINY_GRID = """
-depth = 3
-measures = ["ndcg_cut_3", "recall_3"]
-[index]
-chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
-[retrieval]
-mode = ["hybrid", "lexical"]
-rrf_k = [60]
-rerank = [false]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.6]
-"""
+TINY_GRID = grid_toml(
+    depth=3,
+    measures=["ndcg_cut_3", "recall_3"],
+    mode=["hybrid", "lexical"],
+    rrf_k=[60],
+    rerank=[False],
+    candidate_limit=[5],
+    min_overlap=[0.6],
+)
 
 
 @dataclass(frozen=True)

@@ -22,45 +22,18 @@ from hypothesis import strategies as st
 
 from ragward.clipped import LIMIT, MESSAGE_LIMIT, clip, first_line
 from tests.commands import one_error_line, run, write_inputs
+from tests.wrapped_reference import wrapped_reference
 
 #: A peer that serves the reference but fails every retrieve with ``SIZE`` characters.
-PEER = """\
-import sys
-from ragward.engines.reference import reference_factory
-from ragward.conformance.wire_server import serve
-
-class Loud:
-    def __init__(self):
-        self.inner = reference_factory()
-        self.capabilities = self.inner.capabilities
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def retrieve(self, *args, **kwargs):
-        raise RuntimeError("boom " + "x y " * (int(sys.argv[1]) // 4))
-
-serve(Loud)
-"""
+PEER = wrapped_reference(
+    "loud",
+    'raise RuntimeError("boom " + "x y " * (int(sys.argv[1]) // 4))',
+    imports="import sys\n",
+    peer=True,
+)
 
 #: The same implementation in process, for ``--impl FILE.py:loud``.
-IMPL = """\
-from ragward.engines.reference import reference_factory
-
-class Loud:
-    def __init__(self, **keywords):
-        self.inner = reference_factory(**keywords)
-        self.capabilities = self.inner.capabilities
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def retrieve(self, *args, **kwargs):
-        raise RuntimeError("boom " + "x y " * 250_000)
-
-def loud(**keywords):
-    return Loud(**keywords)
-"""
+IMPL = wrapped_reference("loud", 'raise RuntimeError("boom " + "x y " * 250_000)')
 
 
 def _ragward(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:

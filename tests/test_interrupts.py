@@ -21,52 +21,31 @@ from pathlib import Path
 import pytest
 
 from tests.commands import write_inputs
+from tests.wrapped_reference import wrapped_reference
 
 pytestmark = pytest.mark.slow
 
 #: A wire peer serving the reference, whose retrieve writes its pid to a file and hangs.
-PEER = """\
-import os, sys, time
-from ragward.engines.reference import reference_factory
-from ragward.conformance.wire_server import serve
-
-class Hanging:
-    def __init__(self):
-        self.inner = reference_factory()
-        self.capabilities = self.inner.capabilities
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def retrieve(self, *args, **kwargs):
-        with open(sys.argv[1], "w") as marker:
-            marker.write(str(os.getpid()))
-        time.sleep(3600)
-
-serve(Hanging)
-"""
+PEER = wrapped_reference(
+    "hanging",
+    """
+    with open(sys.argv[1], "w") as marker:
+        marker.write(str(os.getpid()))
+    time.sleep(3600)
+    """,
+    imports="import os, sys, time\n",
+    peer=True,
+)
 
 #: The same, in process (``--impl FILE.py:hanging``); the marker is the process's pid.
-IMPL = """\
-import os, sys, time
-from pathlib import Path
-from ragward.engines.reference import reference_factory
-
-class Hanging:
-    def __init__(self, **keywords):
-        self.inner = reference_factory(**keywords)
-        self.capabilities = self.inner.capabilities
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def retrieve(self, *args, **kwargs):
-        Path(os.environ["HANG_MARKER"]).write_text(str(os.getpid()))
-        time.sleep(3600)
-
-def hanging(**keywords):
-    return Hanging(**keywords)
-"""
+IMPL = wrapped_reference(
+    "hanging",
+    """
+    Path(os.environ["HANG_MARKER"]).write_text(str(os.getpid()))
+    time.sleep(3600)
+    """,
+    imports="import os, sys, time\nfrom pathlib import Path\n",
+)
 
 DEADLINE = 5.0  # seconds from SIGINT to exit; about 0.05 s is typical
 

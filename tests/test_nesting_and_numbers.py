@@ -20,7 +20,7 @@ import pytest
 
 from ragward.errors import InvalidArgument
 from ragward.evals.datasets import load_dataset
-from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, ReferencePolicy
 from tests.commands import Inputs, one_error_line, run, snapshot, write_inputs
 from tests.evals.dataset_files import write_dataset
 
@@ -221,8 +221,8 @@ def test_a_freshness_contract_of_2_to_the_63_is_refused_at_load(tmp_path: Path) 
 )
 @pytest.mark.parametrize("value", [2**63, 10**30], ids=["2**63", "10**30"])
 def test_a_policy_out_of_64_bits_is_an_invalid_argument(field: str, value: int) -> None:
-    with pytest.raises(InvalidArgument, match=f"RetrievalPolicy.{field} must be") as caught:
-        RetrievalPolicy(**{field: value})  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=f"ReferencePolicy.{field} must be") as caught:
+        ReferencePolicy(**{field: value})  # type: ignore[arg-type]
     assert len(str(caught.value)) < 200
 
 
@@ -232,11 +232,11 @@ def test_the_largest_limits_answer_like_generous_ones(unit: str, mode: str) -> N
     """A limit of 2**63 - 1 is allowed, so no stage may size anything by it."""
     retriever = AuthorizedRetriever()
     for number in range(12):
-        retriever.ingest(Document(f"d{number}", "t", "", f"alpha beta {number} " * 20))
-    asker = Principal("u", "t")
+        retriever.ingest(ReferenceDoc(f"d{number}", "t", "", f"alpha beta {number} " * 20))
+    asker = ReferenceAsker("u", "t")
 
     def ask(limit: int) -> tuple[str, ...]:
-        policy = RetrievalPolicy(
+        policy = ReferencePolicy(
             candidate_limit=limit,
             result_limit=limit,
             mode=mode,

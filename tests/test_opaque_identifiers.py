@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragward.conformance.strategies import fingerprint
-from ragward.engines.reference import section_of
+from ragward.engines.reference_records import section_of
 from ragward.keys import joined_key
 
 # Few characters, separators among them: two different tuples often run together alike.

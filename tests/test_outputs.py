@@ -306,9 +306,8 @@ def test_an_interrupted_report_write_leaves_the_previous_report_intact(
     assert snapshot(tmp_path) == before  # the old report, whole; no staging folder left
 
 
-def test_trec_ids_a_run_file_cannot_hold_are_refused_before_the_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _spaced_query_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    """A dataset whose query id ``q 1`` holds a space (a TREC run file cannot), and a grid."""
     spaced = '{"_id": "q 1", "text": "alpha?"}'
     data = write_dataset(
         tmp_path / "data",
@@ -316,6 +315,13 @@ def test_trec_ids_a_run_file_cannot_hold_are_refused_before_the_run(
     )
     grid = tmp_path / "grid.toml"
     grid.write_text(SMALL_GRID, encoding="utf-8")
+    return data, grid
+
+
+def test_trec_ids_a_run_file_cannot_hold_are_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, grid = _spaced_query_inputs(tmp_path)
     break_work(monkeypatch, by_name("eval"), AssertionError("the run started"))
     out = tmp_path / "out"
     code, _, err = run([*_eval_argv(data, grid, out), "--trec"], capsys)
@@ -328,13 +334,7 @@ def test_trec_ids_a_run_file_cannot_hold_are_refused_before_the_run(
 def test_the_same_run_without_trec_accepts_such_ids(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spaced = '{"_id": "q 1", "text": "alpha?"}'
-    data = write_dataset(
-        tmp_path / "data",
-        changes={"queries.jsonl": {1: spaced}, "qrels/test.tsv": {2: "q 1\td1\t1"}},
-    )
-    grid = tmp_path / "grid.toml"
-    grid.write_text(SMALL_GRID, encoding="utf-8")
+    data, grid = _spaced_query_inputs(tmp_path)
     assert main(_eval_argv(data, grid, tmp_path / "out")) == 0
     capsys.readouterr()
 

@@ -18,17 +18,17 @@ from collections.abc import Callable
 
 import pytest
 
-from ragward.reference import AuthorizedRetriever, Document, Principal
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
-ASKER = Principal("u1", "acme")
+ASKER = ReferenceAsker("u1", "acme")
 CHILD_SECONDS = 10.0
 
 
 def _retriever() -> AuthorizedRetriever:
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
+    retriever.ingest(ReferenceDoc("d1", "acme", "Hold", "Payment PMT-7 is held for screening."))
     return retriever
 
 
@@ -63,7 +63,7 @@ def test_a_forked_child_retrieves_and_writes_its_own_copy() -> None:
     def child() -> bool:
         if _ids(retriever, "PMT-7") != ["d1::1"]:
             return False
-        retriever.ingest(Document("d2", "acme", "Note", "Payment PMT-8 was released."))
+        retriever.ingest(ReferenceDoc("d2", "acme", "Note", "Payment PMT-8 was released."))
         return _ids(retriever, "PMT-8") == ["d2::1"]
 
     assert _in_child(child) == 0
@@ -104,7 +104,7 @@ def test_a_child_forked_during_an_ingest_sees_it_whole_or_not_at_all() -> None:
     text = " ".join(f"word{i} PMT-9" for i in range(3000))  # a long ingest
 
     def writer() -> None:
-        retriever.ingest(Document("big", "acme", "Big", text))
+        retriever.ingest(ReferenceDoc("big", "acme", "Big", text))
 
     thread = threading.Thread(target=writer, daemon=True)
     thread.start()

@@ -21,6 +21,7 @@ from ragward.engines.reference import reference_factory
 from ragward.errors import InputError, InvalidArgument
 from ragward.reference import AuthorizedRetriever
 from tests.commands import break_work, by_name, one_error_line, run, write_inputs
+from tests.wrapped_reference import wrapped_reference
 
 # -- bad UTF-8: the line, in every reader ----------------------------------------------
 
@@ -117,23 +118,7 @@ def test_an_error_line_never_carries_control_characters(
 
 # -- the replay line has the run's call time limit ---------------------------------------
 
-BROKEN = """\
-from ragward.engines.reference import reference_factory
-
-class Broken:
-    def __init__(self, **keywords):
-        self.inner = reference_factory(**keywords)
-        self.capabilities = self.inner.capabilities
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def retrieve(self, *args, **kwargs):
-        raise RuntimeError("boom")
-
-def broken(**keywords):
-    return Broken(**keywords)
-"""
+BROKEN = wrapped_reference("broken", 'raise RuntimeError("boom")')
 
 
 @pytest.mark.parametrize("json_report", [False, True], ids=["select", "replay"])

@@ -60,7 +60,15 @@ if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
 
 from judge_report import clean, render  # noqa: E402
-from mutate import RULES, Outcome, load_explanations, shadow_tree  # noqa: E402
+from mutate import (  # noqa: E402
+    RULES,
+    Outcome,
+    append_cache,
+    load_cache,
+    load_explanations,
+    shadow_tree,
+    write_report,
+)
 from planter import Mutant, Rules, plant  # noqa: E402
 
 #: The verdict path: each file mutated whole (None) or only the top-level functions named.
@@ -129,7 +137,6 @@ PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-n", "0")
 CACHE = ROOT / ".judge-mutate-cache.jsonl"
 EQUIVALENTS = ROOT / "tools" / "judge_equivalents.toml"
 REPORT = ROOT / "reports" / "judge" / "mutation.md"
-REPORT_JSON = REPORT.with_suffix(".json")
 
 # The baseline's subprocesses record coverage too: a sitecustomize on the copy's path
 # starts it when these are set (by the baseline child, for the tests it runs).
@@ -218,18 +225,11 @@ def _killer_digests() -> dict[str, str]:
 
 
 def _load_cache() -> dict[tuple[str, str], dict[str, Any]]:
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    if CACHE.exists():
-        for line in CACHE.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                entry = json.loads(line)
-                out[(entry["key"], entry["fingerprint"])] = entry
-    return out
+    return load_cache(CACHE)
 
 
 def _append(entry: dict[str, Any]) -> None:
-    with CACHE.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry) + "\n")
+    append_cache(entry, CACHE)
 
 
 # -- the baseline --------------------------------------------------------------------------
@@ -559,11 +559,7 @@ def main(argv: list[str]) -> int:
     sources = {p: (ROOT / p).read_text(encoding="utf-8") for p in SCOPE}
     explanations = load_explanations(EQUIVALENTS)
     text, data = render(chosen, outcomes, explanations, sources, meta, scope_notes)
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text(text, encoding="utf-8")
-    REPORT_JSON.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(text.split("## Per file")[0])
-    return 0
+    return write_report(REPORT, text, data, "## Per file")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from mutate import Outcome, explain
+from mutate import Outcome, explain, explanation_notes, survivor_entry
 from planter import Mutant, flat
 
 _KILLED = ("killed", "timeout")
@@ -155,30 +155,12 @@ def render(
     order = sorted(survivors, key=lambda m: (kinds[m.id] != "", kinds[m.id] != "gap"))
     for m in order:
         entry = why[m.id]
-        before, after = m.diff(sources[m.path])
         reach = " (not reached by any test)" if outcomes[m.id].status == "not-reached" else ""
-        lines += [
-            f"### `{m.id}`{reach}",
-            "",
-            f"In `{m.function or '<module>'}`.",
-            "",
-            "```diff",
-            f"- {before}",
-            f"+ {after}",
-            "```",
-            "",
-            f"**{entry['kind']}**: {flat(entry['why'])}" if entry else "**UNEXPLAINED**",
-            "",
-        ]
-    ids = {m.id for m in mutants}
-    stale = sorted(s for s in explanations if not s.startswith("group:") and s not in ids)
-    if stale and not part:
-        lines += ["## Explanations of mutants that no longer exist", ""]
-        lines += [f"- `{s}`" for s in stale] + [""]
-    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
-    if wrong:
-        lines += ["## Explanations of mutants the tests kill (to remove)", ""]
-        lines += [f"- `{s}`" for s in wrong] + [""]
+        verdict = f"**{entry['kind']}**: {flat(entry['why'])}" if entry else "**UNEXPLAINED**"
+        lines += survivor_entry(m, sources[m.path], reach, verdict)
+    lines += explanation_notes(
+        explanations, mutants, ran, survivors, "the tests", stale_too=not part
+    )
     lines += ["## Out of scope", "", *scope_notes(), ""]
     data = {
         **total,

@@ -147,8 +147,8 @@ MUTANTS = (
         "version-zero",
         "Document accepts version 0",
         "reference/documents.py",
-        '_require_int("Document", "version", self.version, 1)',
-        '_require_int("Document", "version", self.version, 0)',
+        '_require_int("ReferenceDoc", "version", self.version, 1)',
+        '_require_int("ReferenceDoc", "version", self.version, 0)',
     ),
 )
 

@@ -1,20 +1,21 @@
 """Plant automatic mutants in the reference and measure how many the conformance kit kills.
 
-The planter of ``tools/planter.py`` walks ``reference/*.py`` and ``engines/reference.py`` and
-makes one mutant per operator site (comparisons, arithmetic and mask operators, numeric
-constants, booleans, unary operators dropped, simple statements replaced by ``pass``),
-each one exact source segment, so every mutant is one readable diff line at ``file:line``.
+The planter of ``tools/planter.py`` walks ``reference/*.py`` and the adapter
+(``engines/reference.py``, ``engines/reference_records.py``) and makes one mutant per
+operator site (comparisons, arithmetic and mask operators, numeric constants, booleans,
+unary operators dropped, simple statements replaced by ``pass``), each one exact source
+segment, so every mutant is one readable diff line at ``file:line``.
 
-Each mutant runs in its own subprocess against a copy of the tree (``reference/`` and
-``ragward/`` copied, the rest linked; the copy goes first on ``PYTHONPATH``, as in
-``tools/mutants.py``). The subprocess runs the kit's invariants — profile ``ci``,
-shrinking off — one at a time and stops at the first ``fail`` or ``error`` (killed). Only
-the invariants whose run executes the mutated lines are run: a baseline run on the
-unmutated copy, under ``coverage`` with one context per invariant, records which
+Each mutant runs in its own subprocess against a copy of the tree (``reference/``,
+``engines/`` and ``ragward/`` copied, the rest linked; the copy goes first on
+``PYTHONPATH``, as in ``tools/mutants.py``). The subprocess runs the kit's invariants —
+profile ``ci``, shrinking off — one at a time and stops at the first ``fail`` or ``error``
+(killed). Only the invariants whose run executes the mutated lines are run: a baseline run
+on the unmutated copy, under ``coverage`` with one context per invariant, records which
 invariant reaches which line (an invariant that never executes the line sees the same
-program and the same generated cases, so it cannot kill the mutant); a mutant on a line
-no invariant executes is reported as *not reached*. Invariants that have killed most so
-far go first. A mutant that makes a call hang is killed as ``timeout``.
+program and the same generated cases, so it cannot kill the mutant); a mutant on a line no
+invariant executes is reported as *not reached*. Invariants that have killed most so far go
+first. A mutant that makes a call hang is killed as ``timeout``.
 
 Survivors are explained, by hand, in ``tools/mutation_equivalents.toml`` (keyed by the
 mutant id: ``file:line operator original => replacement``); the report merges them in
@@ -47,7 +48,7 @@ import threading
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -68,6 +69,7 @@ SCOPE = (
         if p.name != "__init__.py"  # re-exports only
     ),
     "engines/reference.py",
+    "engines/reference_records.py",
 )
 
 #: Functions never mutated, by ``file`` and qualified name, with the reason. The kit
@@ -106,7 +108,6 @@ RULES = (
 CACHE = ROOT / ".mutate-cache.jsonl"
 EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
 REPORT = ROOT / "reports" / "conformance" / "mutation.md"
-REPORT_JSON = ROOT / "reports" / "conformance" / "mutation.json"
 
 #: Seconds any one call into the mutated reference may take before it counts as a hang.
 CALL_TIMEOUT = 10.0
@@ -141,7 +142,9 @@ def all_mutants(root: Path = ROOT) -> list[Mutant]:
 
 def shadow_tree(
     mutant: Mutant | None,
-    copied: tuple[str, ...] = ("reference", "ragward"),
+    # Every folder SCOPE mutates is copied: a mutant written through a link would land in
+    # the real tree.
+    copied: tuple[str, ...] = ("engines", "ragward", "reference"),
     extra: tuple[str, ...] = (),
 ) -> Path:
     """A tree to import ragward from: the ``copied`` folders copied (with the mutant
@@ -275,14 +278,21 @@ def _fingerprint(path: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _load_cache() -> dict[tuple[str, str], dict[str, Any]]:
+def load_cache(path: Path = CACHE) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every entry of a cache file of JSON lines, by ``(key, fingerprint)``."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
-    if CACHE.exists():
-        for line in CACHE.read_text(encoding="utf-8").splitlines():
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 entry = json.loads(line)
                 out[(entry["key"], entry["fingerprint"])] = entry
     return out
+
+
+def append_cache(entry: dict[str, Any], path: Path = CACHE) -> None:
+    """One entry more at the end of a cache file."""
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
 
 
 class Runner:
@@ -292,7 +302,7 @@ class Runner:
         self.times: dict[str, float] = baseline["times"]
         self.lines: dict[str, dict[str, list[str]]] = baseline["lines"]
         self.kills: Counter[str] = Counter()
-        self.cache = _load_cache()
+        self.cache = load_cache()
         for entry in self.cache.values():
             if entry.get("killer"):
                 self.kills[entry["killer"]] += 1
@@ -323,8 +333,7 @@ class Runner:
             outcome = self._run(mutant)
             entry = {"key": mutant.id, "fingerprint": fingerprint, "outcome": asdict(outcome)}
             with self.lock:
-                with CACHE.open("a", encoding="utf-8") as handle:
-                    handle.write(json.dumps(entry) + "\n")
+                append_cache(entry)
                 if outcome.killer:
                     self.kills[outcome.killer] += 1
         with self.lock:
@@ -363,7 +372,7 @@ def baseline(refresh: bool = False) -> dict[str, Any]:
     """The unmutated copy under the kit with per-invariant coverage (cached)."""
     fingerprint = hashlib.sha256("".join(_fingerprint(p) for p in SCOPE).encode()).hexdigest()[:16]
     if not refresh:
-        for entry in _load_cache().values():
+        for entry in load_cache().values():
             if entry["key"] == "baseline" and entry["fingerprint"] == fingerprint:
                 result: dict[str, Any] = entry["baseline"]
                 return result
@@ -380,9 +389,7 @@ def baseline(refresh: bool = False) -> dict[str, Any]:
         "lines": lines,
         "seconds": round(seconds, 1),
     }
-    with CACHE.open("a", encoding="utf-8") as handle:
-        entry = {"key": "baseline", "fingerprint": fingerprint, "baseline": result}
-        handle.write(json.dumps(entry) + "\n")
+    append_cache({"key": "baseline", "fingerprint": fingerprint, "baseline": result})
     print(f"baseline: {len(verdicts)} invariants pass ({seconds:.0f}s)", flush=True)
     return result
 
@@ -416,6 +423,58 @@ def explain(
     return None
 
 
+def survivor_entry(mutant: Mutant, source: str, reach: str, verdict: str) -> list[str]:
+    """A survivor's section of a report: its id (and ``reach``), function, diff, verdict."""
+    before, after = mutant.diff(source)
+    return [
+        f"### `{mutant.id}`{reach}",
+        "",
+        f"In `{mutant.function or '<module>'}`.",
+        "",
+        "```diff",
+        f"- {before}",
+        f"+ {after}",
+        "```",
+        "",
+        verdict,
+        "",
+    ]
+
+
+def explanation_notes(
+    explanations: Collection[str],
+    mutants: Sequence[Mutant],
+    ran: Sequence[Mutant],
+    survivors: Sequence[Mutant],
+    killer: str,
+    *,
+    stale_too: bool = True,
+) -> list[str]:
+    """The explanations to remove: of mutants that no longer exist (``stale_too``), and
+    of mutants ``killer`` kills."""
+    ids = {m.id for m in mutants}
+    stale = sorted(s for s in explanations if not s.startswith("group:") and s not in ids)
+    lines: list[str] = []
+    if stale and stale_too:
+        lines += ["## Explanations of mutants that no longer exist", ""]
+        lines += [f"- `{s}`" for s in stale] + [""]
+    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
+    if wrong:
+        lines += [f"## Explanations of mutants {killer} kills (to remove)", ""]
+        lines += [f"- `{s}`" for s in wrong] + [""]
+    return lines
+
+
+def write_report(report: Path, text: str, data: dict[str, Any], summary_until: str) -> int:
+    """Write the report (``report`` and its ``.json`` beside it) and print its summary,
+    the text before ``summary_until``; 0, the exit code."""
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(text, encoding="utf-8")
+    report.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(text.split(summary_until)[0])
+    return 0
+
+
 def render(
     mutants: list[Mutant],
     outcomes: dict[str, Outcome],
@@ -438,7 +497,8 @@ def render(
     lines = [
         "# Mutation testing of the kit",
         "",
-        "Automatic mutants of the reference (`reference/*.py`, `engines/reference.py`), each run "
+        "Automatic mutants of the reference (`reference/*.py`, `engines/reference.py`, "
+        "`engines/reference_records.py`), each run "
         "against the conformance kit (profile `ci`, shrinking off, stop at the first `fail` "
         "or `error`). Generated by `python tools/mutate.py"
         + (f" {meta['command']}" if meta.get("command") else "")
@@ -502,33 +562,12 @@ def render(
     if not survivors:
         lines.append("None.")
     for m in survivors:
-        outcome = outcomes[m.id]
         entry = why[m.id]
         kind = entry["kind"] if entry else "UNEXPLAINED"
-        before, after = m.diff(sources[m.path])
-        reach = " (not reached by the kit)" if outcome.status == "not-reached" else ""
-        lines += [
-            f"### `{m.id}`{reach}",
-            "",
-            f"In `{m.function or '<module>'}`.",
-            "",
-            "```diff",
-            f"- {before}",
-            f"+ {after}",
-            "```",
-            "",
-            f"**{kind}**" + (f": {flat(entry['why'])}" if entry else ""),
-            "",
-        ]
-    stale = sorted(set(explanations) - {m.id for m in mutants} - {"group:"})
-    stale = [s for s in stale if not s.startswith("group:")]
-    if stale:
-        lines += ["## Explanations of mutants that no longer exist", ""]
-        lines += [f"- `{s}`" for s in stale] + [""]
-    wrong = [m.id for m in ran if m.id in explanations and m not in survivors]
-    if wrong:
-        lines += ["## Explanations of mutants the kit kills (to remove)", ""]
-        lines += [f"- `{s}`" for s in wrong] + [""]
+        reach = " (not reached by the kit)" if outcomes[m.id].status == "not-reached" else ""
+        verdict = f"**{kind}**" + (f": {flat(entry['why'])}" if entry else "")
+        lines += survivor_entry(m, sources[m.path], reach, verdict)
+    lines += explanation_notes(explanations, mutants, ran, survivors, "the kit")
     lines += ["## Out of scope", "", "Never mutated, everywhere:", ""]
     lines += [f"- {rule}" for rule in RULES]
     lines += ["", "Functions never mutated:", "", "| file | function | why |", "|---|---|---|"]
@@ -645,11 +684,7 @@ def main(argv: list[str]) -> int:
     position = {m.id: i for i, m in enumerate(everything)}
     chosen = sorted(mutants, key=lambda m: position[m.id])
     text, data = render(chosen, outcomes, load_explanations(), meta)
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text(text, encoding="utf-8")
-    REPORT_JSON.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(text.split("## Operators")[0])
-    return 0
+    return write_report(REPORT, text, data, "## Operators")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,9 @@ class Rules:
     skipped_names: frozenset[str] = frozenset({"__repr__", "__post_init__", "name"})
 
 
-_CMP = {
+#: What an operator becomes, as (its symbol, the mutant's): a comparison moves its edge
+#: (``<`` and ``<=``) or is negated; arithmetic and mask operators swap with their pair.
+_SWAPPED: dict[type[ast.AST], tuple[str, str]] = {
     ast.Lt: ("<", "<="),
     ast.LtE: ("<=", "<"),
     ast.Gt: (">", ">="),
@@ -50,8 +52,6 @@ _CMP = {
     ast.IsNot: ("is not", "is"),
     ast.In: ("in", "not in"),
     ast.NotIn: ("not in", "in"),
-}
-_BIN = {
     ast.Add: ("+", "-"),
     ast.Sub: ("-", "+"),
     ast.Mult: ("*", "/"),
@@ -238,13 +238,13 @@ class _Planter:
         if isinstance(node, ast.Compare):
             left = node.left
             for op, right in zip(node.ops, node.comparators, strict=True):
-                old, new = _CMP[type(op)]
+                old, new = _SWAPPED[type(op)]
                 span = src.between(src.span(left)[1], src.span(right)[0], old)
                 if span is not None:
                     self.add(node, span, "cmp", new, where)
                 left = right
-        elif isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in _BIN:
-            old, new = _BIN[type(node.op)]
+        elif isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in _SWAPPED:
+            old, new = _SWAPPED[type(node.op)]
             if isinstance(node, ast.BinOp):
                 low, high = src.span(node.left)[1], src.span(node.right)[0]
             else:

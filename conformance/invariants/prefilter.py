@@ -20,9 +20,7 @@ from ragward.conformance.view import (
     bare,
     build,
     check_counts,
-    entitled,
     fit_policy,
-    in_view,
     label,
     live_of,
     prepare,
@@ -30,6 +28,7 @@ from ragward.conformance.view import (
     same,
     with_and_without,
 )
+from ragward.conformance.visibility import entitled, in_view
 
 __all__ = [
     "accounting_consistent",

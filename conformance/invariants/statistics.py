@@ -13,11 +13,11 @@ from ragward.conformance.view import (
     answer,
     bare_too,
     flood_systems,
-    fresh,
     prepare,
     rounding_note,
     same,
 )
+from ragward.conformance.visibility import fresh
 
 __all__ = [
     "deleted_leave_no_statistic",

@@ -10,7 +10,7 @@ import pytest
 
 from ragward.bench.anchor_suite import Row, raw_bytes, run_anchor_suite
 from ragward.cli import main
-from ragward.reference import AuthorizedRetriever, Document
+from ragward.reference import AuthorizedRetriever, ReferenceDoc
 
 ROOT = Path(__file__).resolve().parents[2]
 TIDEWATER = ROOT / "datasets" / "tidewater"
@@ -83,7 +83,7 @@ def test_a_row_is_met_only_at_or_under_its_target() -> None:
 
 def test_raw_bytes_count_postings_vectors_and_text() -> None:
     retriever = AuthorizedRetriever()
-    chunks = retriever.ingest(Document("d", "t", "", "alpha beta alpha"))
+    chunks = retriever.ingest(ReferenceDoc("d", "t", "", "alpha beta alpha"))
     assert raw_bytes(chunks, 4) == 2 * 8 + 4 * 4 + len("alpha beta alpha")
 
 

@@ -31,13 +31,13 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     Embedder,
     HashEmbedder,
     LexicalOverlapReranker,
-    Principal,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     Reranker,
-    RetrievalPolicy,
     RetrievalResult,
     chunk_document,
 )
@@ -80,9 +80,9 @@ def assert_same(
 def ask_both(
     pair: tuple[Retriever, Retriever],
     query: str,
-    principal: Principal,
+    principal: ReferenceAsker,
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
     rel_tol: float = 1e-9,
 ) -> RetrievalResult:
     reference, loop = pair
@@ -92,7 +92,7 @@ def ask_both(
     return expected
 
 
-def both_do(pair: tuple[Retriever, Retriever], document: Document) -> None:
+def both_do(pair: tuple[Retriever, Retriever], document: ReferenceDoc) -> None:
     """Ingest into both; either both accept (same chunks) or both refuse the version."""
     reference, loop = pair
     try:
@@ -123,8 +123,8 @@ def _text(rng: np.random.Generator) -> str:
     return "".join(parts)
 
 
-def _document(rng: np.random.Generator, tenant: str, doc_id: str, text: str) -> Document:
-    return Document(
+def _document(rng: np.random.Generator, tenant: str, doc_id: str, text: str) -> ReferenceDoc:
+    return ReferenceDoc(
         doc_id=doc_id,
         tenant=tenant,
         title="",
@@ -138,7 +138,7 @@ def _document(rng: np.random.Generator, tenant: str, doc_id: str, text: str) -> 
 
 def build_pair(
     seed: int, embedder: Embedder | None = None, reranker: Reranker | None = None
-) -> tuple[tuple[Retriever, Retriever], list[Document]]:
+) -> tuple[tuple[Retriever, Retriever], list[ReferenceDoc]]:
     """Both retrievers after the same ingests (copies, re-versions, a refused stale write,
     deletes) over a few tenants that reuse doc ids."""
     rng = np.random.default_rng(seed)
@@ -152,7 +152,7 @@ def build_pair(
         AuthorizedRetriever(**knobs),  # type: ignore[arg-type]
         PlainLoopRetriever(**knobs),  # type: ignore[arg-type]
     )
-    documents: list[Document] = []
+    documents: list[ReferenceDoc] = []
     for tenant in TENANTS[: 1 + seed % 3]:
         for n in range(int(rng.integers(4, 14))):
             if documents and rng.random() < 0.25:  # an exact copy of an earlier text
@@ -183,7 +183,7 @@ def build_pair(
     return pair, list(latest.values())
 
 
-def _queries(rng: np.random.Generator, documents: Sequence[Document]) -> list[str]:
+def _queries(rng: np.random.Generator, documents: Sequence[ReferenceDoc]) -> list[str]:
     found = [
         " ".join(VOCABULARY[int(i)] for i in rng.integers(0, len(VOCABULARY), size=n))
         for n in rng.integers(1, 5, size=6)
@@ -194,16 +194,16 @@ def _queries(rng: np.random.Generator, documents: Sequence[Document]) -> list[st
     return found
 
 
-def _principals(rng: np.random.Generator, tenant: str) -> list[Principal]:
+def _principals(rng: np.random.Generator, tenant: str) -> list[ReferenceAsker]:
     return [
-        Principal(
+        ReferenceAsker(
             "u",
             tenant,
             CLASSIFICATIONS[int(rng.integers(len(CLASSIFICATIONS)))],
             BARRIER_SETS[int(rng.integers(len(BARRIER_SETS)))],
         )
         for _ in range(3)
-    ] + [Principal("all", tenant, "restricted", BARRIERS)]
+    ] + [ReferenceAsker("all", tenant, "restricted", BARRIERS)]
 
 
 # -- the differential tests --------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_loop_matches_reference_on_generated_corpora(seed: int) -> None:
             for mode in MODES:
                 for enable_rerank in (True, False):
                     for stale in (None, 30):
-                        policy = RetrievalPolicy(
+                        policy = ReferencePolicy(
                             max_stale_ticks=stale,
                             enable_rerank=enable_rerank,
                             mode=mode,
@@ -244,7 +244,7 @@ def test_loop_matches_reference_on_the_benchmark_corpus() -> None:
             for mode in MODES:
                 for enable_rerank in (True, False):
                     for stale in (None, 200):
-                        policy = RetrievalPolicy(
+                        policy = ReferencePolicy(
                             max_stale_ticks=stale, enable_rerank=enable_rerank, mode=mode
                         )
                         ask_both(pair, query.text, query.principal, query.now_tick, policy)
@@ -296,17 +296,17 @@ def test_loop_matches_reference_with_float_vectors() -> None:
             for mode in ("dense", "hybrid"):
                 # The reference sums a float32 row's dot product in float32, the loop in
                 # float64 (both over the same float32 values): they agree to ~1e-7.
-                ask_both(pair, query, principal, NOW, RetrievalPolicy(mode=mode), 1e-6)
+                ask_both(pair, query, principal, NOW, ReferencePolicy(mode=mode), 1e-6)
 
 
 def test_degraded_stages_match() -> None:
     pair, _ = build_pair(2, embedder=_FlakyEmbedder(), reranker=_FlakyReranker())
-    principal = Principal("all", "acme", "restricted", BARRIERS)
+    principal = ReferenceAsker("all", "acme", "restricted", BARRIERS)
     seen: set[tuple[str, ...]] = set()
     for query in ("held wire", "boom held", "crash wire", "boom crash", "short wire"):
         for mode in MODES:
             for enable_rerank in (True, False):
-                policy = RetrievalPolicy(mode=mode, enable_rerank=enable_rerank)
+                policy = ReferencePolicy(mode=mode, enable_rerank=enable_rerank)
                 seen.add(ask_both(pair, query, principal, NOW, policy).degraded)
     assert {(), ("dense",), ("rerank",), ("dense", "rerank")} <= seen
 
@@ -315,8 +315,10 @@ _WORDS = st.sampled_from(VOCABULARY)
 
 
 @st.composite
-def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, RetrievalPolicy, int]:
-    documents: list[Document] = []
+def _scenario(
+    draw: st.DrawFn,
+) -> tuple[list[ReferenceDoc], ReferenceAsker, str, ReferencePolicy, int]:
+    documents: list[ReferenceDoc] = []
     keys = draw(
         st.lists(st.tuples(st.sampled_from(TENANTS[:2]), st.sampled_from(("a", "b", "c"))),
                  unique=True, max_size=6)
@@ -329,7 +331,7 @@ def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, Retrieva
         if draw(st.booleans()):
             text = "## Head\n" + text
         documents.append(
-            Document(
+            ReferenceDoc(
                 doc_id,
                 tenant,
                 "",
@@ -339,14 +341,14 @@ def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, Retrieva
                 updated_tick=draw(st.integers(0, NOW)),
             )
         )
-    principal = Principal(
+    principal = ReferenceAsker(
         "u",
         draw(st.sampled_from(TENANTS[:2])),
         draw(st.sampled_from(CLASSIFICATIONS)),
         draw(st.sampled_from(BARRIER_SETS)),
     )
     query = " ".join(draw(st.lists(_WORDS, max_size=4)))
-    policy = RetrievalPolicy(
+    policy = ReferencePolicy(
         max_stale_ticks=draw(st.one_of(st.none(), st.integers(0, 60))),
         enable_rerank=draw(st.booleans()),
         candidate_limit=draw(st.integers(1, 6)),
@@ -358,7 +360,7 @@ def _scenario(draw: st.DrawFn) -> tuple[list[Document], Principal, str, Retrieva
 
 @given(_scenario())
 def test_loop_matches_reference_property(
-    scenario: tuple[list[Document], Principal, str, RetrievalPolicy, int],
+    scenario: tuple[list[ReferenceDoc], ReferenceAsker, str, ReferencePolicy, int],
 ) -> None:
     documents, principal, query, policy, now_tick = scenario
     pair: tuple[Retriever, Retriever] = (

@@ -40,11 +40,10 @@ from ragward.conformance.records import (
     Span,
     Support,
 )
-from ragward.engines.reference import (
-    ReferenceSystem,
-    policy_of,
-    principal_of,
-    result_of,
+from ragward.engines.reference import ReferenceSystem, result_of
+from ragward.engines.reference_records import (
+    reference_asker,
+    reference_policy,
     scored_of,
     section_of,
 )
@@ -53,10 +52,10 @@ from ragward.reference import (
     AuthorizedRetriever,
     Claim,
     FirstStage,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferencePolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     Segment,
     check_grounding,
     estimate_tokens,
@@ -103,15 +102,15 @@ class PostFilter(ReferenceSystem):
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         retriever = self.retriever
-        principal = principal_of(asker)
-        settings = policy_of(policy)
+        principal = reference_asker(asker)
+        settings = reference_policy(policy)
         namespace = retriever._namespaces.get(asker.tenant)
         barriers = tuple(sorted(namespace._barrier_codes)) if namespace is not None else ()
-        auditor = Principal("all-seeing", asker.tenant, "restricted", barriers)
+        auditor = ReferenceAsker("all-seeing", asker.tenant, "restricted", barriers)
         wide = retriever.first_stage(query, auditor, now_tick=now_tick, policy=settings)
         dropped: set[str] = set()
 
-        def admit(ranking: tuple[Scored, ...]) -> tuple[Scored, ...]:
+        def admit(ranking: tuple[ScoredChunk, ...]) -> tuple[ScoredChunk, ...]:
             kept = tuple(s for s in ranking if retriever.visible(principal, s.chunk))
             dropped.update(s.chunk.chunk_id for s in ranking)
             dropped.difference_update(s.chunk.chunk_id for s in kept)
@@ -163,8 +162,8 @@ class _CustomFirstStage(ReferenceSystem):
     """
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
-        settings = policy_of(policy)
-        first = self._first_stage(query, principal_of(asker), now_tick, settings)
+        settings = reference_policy(policy)
+        first = self._first_stage(query, reference_asker(asker), now_tick, settings)
         return result_of(self.retriever.finish(first, settings))
 
     def _hidden(self, namespace: Namespace) -> Mask:
@@ -186,7 +185,7 @@ class _CustomFirstStage(ReferenceSystem):
         )
 
     def _first_stage(
-        self, query: str, principal: Principal, now_tick: int, policy: RetrievalPolicy
+        self, query: str, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
     ) -> FirstStage:
         retriever = self.retriever
         namespace = retriever._namespaces.get(principal.tenant)
@@ -201,8 +200,8 @@ class _CustomFirstStage(ReferenceSystem):
         eligible = visible & fresh
         none: Mask = np.zeros(live.size, dtype=np.bool_)
         lexical_hit, dense_hit = none, none
-        lexical: tuple[Scored, ...] = ()
-        dense: tuple[Scored, ...] = ()
+        lexical: tuple[ScoredChunk, ...] = ()
+        dense: tuple[ScoredChunk, ...] = ()
         if policy.mode != "dense":
             statistics = self._statistics(live, visible, eligible_raw, hidden)
             scores, lexical_hit = namespace.lexical.score(tokenize(query), statistics, live)
@@ -438,10 +437,10 @@ class RerankInjects(ReferenceSystem):
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         if not policy.rerank:
             return super().retrieve(query, asker, now_tick, policy)
-        settings = policy_of(policy)
+        settings = reference_policy(policy)
         deep = replace(settings, candidate_limit=3 * settings.candidate_limit)
         first = self.retriever.first_stage(
-            query, principal_of(asker), now_tick=now_tick, policy=deep
+            query, reference_asker(asker), now_tick=now_tick, policy=deep
         )
         pool = reciprocal_rank_fusion([r for r in (first.lexical, first.dense) if r])
         final = rerank(
@@ -661,7 +660,7 @@ class GroundsOnCorpus(ReferenceSystem):
         for namespace in self.retriever._namespaces.values():
             live = namespace.live()
             evidence.extend(
-                Scored(chunk, 0.0) for row, chunk in enumerate(namespace.chunks) if live[row]
+                ScoredChunk(chunk, 0.0) for row, chunk in enumerate(namespace.chunks) if live[row]
             )
         report = check_grounding([Claim(c) for c in claims], evidence, min_overlap=min_overlap)
         verdicts = []

@@ -3,7 +3,8 @@
 Each :class:`Plant` names one line of the reference's source (``reference/*.py`` or the
 kit adapter ``engines/reference.py``) and the line a careless implementer could have written
 instead. :func:`planted_system` builds a copy of the whole reference package with that one
-edit — a separate module tree (``ragward_planted_<slug>.reference``, ``.adapters``), so
+edit — a separate module tree (``ragward_planted_<slug>.reference``, ``.adapters`` and
+``.adapters_records``, the adapter's record conversions), so
 the real reference and every other plant stay untouched in the same process — and
 returns its :class:`~ragward.engines.reference.ReferenceSystem` class. The catalogue in
 :mod:`tests.conformance.broken` lists them beside the hand-written doubles.
@@ -26,13 +27,21 @@ from types import ModuleType
 from typing import cast
 
 import ragward.engines.reference
+import ragward.engines.reference_records
 import ragward.reference
 from ragward.conformance.contract import RetrievalSystem
 
 __all__ = ["FACTORIES", "PLANTS", "Plant", "planted_system"]
 
 _REFERENCE = Path(ragward.reference.__file__).parent
-_ADAPTERS = Path(ragward.engines.reference.__file__)
+#: The adapter's modules in a copy (``ragward.engines.reference*`` is renamed ``adapters*``).
+_ADAPTERS = {
+    "adapters": (Path(ragward.engines.reference.__file__), "engines/reference.py"),
+    "adapters_records": (
+        Path(ragward.engines.reference_records.__file__),
+        "engines/reference_records.py",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,10 @@ class Plant:
 
 
 def _source_of(plant: Plant, module: str) -> tuple[str, Path]:
-    """The source of ``module`` (``reference.x`` or ``adapters``) in the plant's copy."""
-    if module == "adapters":
-        path, relative = _ADAPTERS, "engines/reference.py"
+    """The source of ``module`` (``reference.x``, ``adapters`` or ``adapters_records``) in
+    the plant's copy."""
+    if module in _ADAPTERS:
+        path, relative = _ADAPTERS[module]
     else:
         tail = module.split(".")[1:]
         path = _REFERENCE / (f"{tail[0]}.py" if tail else "__init__.py")
@@ -68,6 +78,8 @@ def _source_of(plant: Plant, module: str) -> tuple[str, Path]:
             raise AssertionError(f"{plant.name}: {plant.old!r} occurs {found} times in {relative}")
         source = source.replace(plant.old, plant.new)
     source = source.replace("ragward.reference", f"{plant.slug}.reference")
+    # The compiled kernel has no source to copy: the copy imports the real one.
+    source = source.replace(f"{plant.slug}.reference._kernels", "ragward.reference._kernels")
     source = source.replace("ragward.engines.reference", f"{plant.slug}.adapters")
     return source, path
 

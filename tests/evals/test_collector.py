@@ -16,20 +16,17 @@ from ragward.errors import AdapterError
 from ragward.evals import evaluate, load_dataset, load_grid
 from ragward.evals.runner import GRID_GC_THRESHOLD
 from tests.evals.dataset_files import write_dataset
+from tests.evals.grids import grid_toml
 
-GRID = """
-name = "tiny"
-depth = 3
-measures = ["nDCG@3"]
-[index]
-chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
-[retrieval]
-mode = ["lexical"]
-rerank = ["none"]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.5]
-"""
+GRID = grid_toml(
+    name="tiny",
+    depth=3,
+    measures=["nDCG@3"],
+    mode=["lexical"],
+    rerank=["none"],
+    candidate_limit=[5],
+    min_overlap=[0.5],
+)
 
 #: Thresholds no interpreter starts with, so a restore is told from a default.
 MARKED = (777, 11, 12)

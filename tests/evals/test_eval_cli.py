@@ -10,19 +10,17 @@ import pytest
 
 from ragward.cli import main
 from tests.evals.dataset_files import write_dataset
+from tests.evals.grids import grid_toml
 
-SMALL_GRID = """
-name = "small"
-depth = 3
-measures = ["ndcg_cut_3", "recall_3", "recip_rank"]
-[index]
-chunking = [{ max_tokens = 16, overlap_tokens = 2 }, { max_tokens = 8, overlap_tokens = 0 }]
-[retrieval]
-rrf_k = [10, 60]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.5, 0.8]
-"""
+SMALL_GRID = grid_toml(
+    name="small",
+    depth=3,
+    measures=["ndcg_cut_3", "recall_3", "recip_rank"],
+    chunking=[(16, 2), (8, 0)],
+    rrf_k=[10, 60],
+    candidate_limit=[5],
+    min_overlap=[0.5, 0.8],
+)
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -104,18 +102,14 @@ KIND_CLAIMS = [
     _claim("c4", "Merger.", "unsupported", "Delta", kind="b", split="dev"),
 ]
 
-KIND_GRID = """
-depth = 3
-measures = ["recall_3"]
-[index]
-chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
-[retrieval]
-mode = ["lexical"]
-rerank = [false]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.5, 0.8]
-"""
+KIND_GRID = grid_toml(
+    depth=3,
+    measures=["recall_3"],
+    mode=["lexical"],
+    rerank=[False],
+    candidate_limit=[5],
+    min_overlap=[0.5, 0.8],
+)
 
 
 def test_results_hold_the_claims_and_the_share_called_supported_by_kind(
@@ -247,15 +241,9 @@ def test_bad_options_are_one_line_and_exit_2(
     assert expected in stderr
 
 
-TOY_GRID = """
-[index]
-chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
-[retrieval]
-mode = ["lexical"]
-rrf_k = [60]
-rerank = [true]
-candidate_limit = [10]
-"""
+TOY_GRID = grid_toml(
+    chunking=[(96, 16)], mode=["lexical"], rrf_k=[60], rerank=[True], candidate_limit=[10]
+)
 
 
 def test_any_adapter_can_be_evaluated_within_what_it_declares(
@@ -318,19 +306,16 @@ def test_a_grid_left_with_no_declared_mode_is_refused(
     assert not out.exists()
 
 
-ONE_INDEX = """
-depth = 3
-measures = ["ndcg_cut_3", "recall_3"]
-[index]
-chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
-[retrieval]
-mode = ["hybrid", "lexical"]
-rrf_k = [60]
-rerank = [true, false]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.6]
-"""
+ONE_INDEX = grid_toml(
+    depth=3,
+    measures=["ndcg_cut_3", "recall_3"],
+    chunking=[(96, 16)],
+    mode=["hybrid", "lexical"],
+    rrf_k=[60],
+    rerank=[True, False],
+    candidate_limit=[5],
+    min_overlap=[0.6],
+)
 
 
 @pytest.mark.slow

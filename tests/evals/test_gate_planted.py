@@ -8,21 +8,19 @@ from pathlib import Path
 import pytest
 
 from ragward.cli import main
+from tests.evals.grids import grid_toml
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = ROOT / "reports" / "baseline"
 
 # A slice of the default grid (same setting ids as the baseline), to keep the test quick.
-SLICE = """
-[index]
-chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
-[retrieval]
-mode = ["hybrid", "lexical"]
-rrf_k = [60]
-rerank = [true, false]
-[grounding]
-min_overlap = [0.6]
-"""
+SLICE = grid_toml(
+    chunking=[(96, 16)],
+    mode=["hybrid", "lexical"],
+    rrf_k=[60],
+    rerank=[True, False],
+    min_overlap=[0.6],
+)
 
 
 def _eval_then_gate(tmp_path: Path, impl: str, *, allow_missing: bool = True) -> tuple[int, str]:
@@ -72,16 +70,17 @@ def test_a_planted_regression_fails_the_gate(
 
 
 @pytest.mark.slow
-def test_a_leak_fails_the_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:leaky_factory")
-    capsys.readouterr()
-    assert code == 1
-    assert "**Leak**" in summary
-
-
-@pytest.mark.slow
-def test_ignoring_freshness_is_a_leak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, summary = _eval_then_gate(tmp_path, "tests.evals.planted:timeless_factory")
+@pytest.mark.parametrize(
+    "factory",
+    [
+        pytest.param("leaky_factory", id="a-leak"),
+        pytest.param("timeless_factory", id="ignoring-freshness"),  # a stale hit is a leak
+    ],
+)
+def test_a_leak_fails_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], factory: str
+) -> None:
+    code, summary = _eval_then_gate(tmp_path, f"tests.evals.planted:{factory}")
     capsys.readouterr()
     assert code == 1
     assert "**Leak**" in summary

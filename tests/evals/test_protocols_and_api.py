@@ -22,23 +22,20 @@ from ragward.reference import (
     GroundingChecker,
     GroundingReport,
     Reranker,
-    Scored,
+    ScoredChunk,
 )
 from tests.evals.dataset_files import write_dataset
+from tests.evals.grids import grid_toml
 
-GRID = """
-name = "tiny"
-depth = 3
-measures = ["nDCG@3", "R@3", "RR"]
-[index]
-chunking = [{ max_tokens = 16, overlap_tokens = 2 }]
-[retrieval]
-mode = ["lexical"]
-rerank = ["none", "reverse"]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.5]
-"""
+GRID = grid_toml(
+    name="tiny",
+    depth=3,
+    measures=["nDCG@3", "R@3", "RR"],
+    mode=["lexical"],
+    rerank=["none", "reverse"],
+    candidate_limit=[5],
+    min_overlap=[0.5],
+)
 
 
 class ReverseReranker:
@@ -64,7 +61,7 @@ class EveryClaimChecker:
         self.thresholds: list[float] = []
 
     def check(
-        self, claims: Sequence[Claim], retrieved: Sequence[Scored], *, threshold: float
+        self, claims: Sequence[Claim], retrieved: Sequence[ScoredChunk], *, threshold: float
     ) -> GroundingReport:
         self.thresholds.append(threshold)
         if not retrieved:

@@ -21,20 +21,18 @@ from ragward.evals.datasets import load_dataset
 from ragward.evals.grid import NO_RERANK, default_grid
 from tests.commands import first_invariant
 from tests.evals.dataset_files import write_dataset
+from tests.evals.grids import grid_toml
 
-ONE_INDEX = """
-depth = 3
-measures = ["ndcg_cut_3", "recall_3"]
-[index]
-chunking = [{ max_tokens = 96, overlap_tokens = 16 }]
-[retrieval]
-mode = ["lexical"]
-rrf_k = [60]
-rerank = [false]
-candidate_limit = [5]
-[grounding]
-min_overlap = [0.6]
-"""
+ONE_INDEX = grid_toml(
+    depth=3,
+    measures=["ndcg_cut_3", "recall_3"],
+    chunking=[(96, 16)],
+    mode=["lexical"],
+    rrf_k=[60],
+    rerank=[False],
+    candidate_limit=[5],
+    min_overlap=[0.6],
+)
 OWN = "tests.evals.own_index:factory"
 TOY = "ragward.conformance.examples.toy:factory"
 PEER = f"{sys.executable} -m ragward.wire_reference"

@@ -14,22 +14,20 @@ from pathlib import Path
 import pytest
 
 from ragward.cli import main
+from tests.evals.grids import grid_toml
 
-GRID = """
-name = "scifact-ci"
-depth = 100
-measures = ["ndcg_cut_10", "recall_10", "recall_100", "recip_rank"]
-[index]
-chunking = [{ max_tokens = 256, overlap_tokens = 32 }]
-embedder = ["hash-256"]
-[retrieval]
-mode = ["lexical", "hybrid"]
-rrf_k = [10]
-rerank = [false]
-candidate_limit = [100]
-[grounding]
-min_overlap = [0.6]
-"""
+GRID = grid_toml(
+    name="scifact-ci",
+    depth=100,
+    measures=["ndcg_cut_10", "recall_10", "recall_100", "recip_rank"],
+    chunking=[(256, 32)],
+    embedder=["hash-256"],
+    mode=["lexical", "hybrid"],
+    rrf_k=[10],
+    rerank=[False],
+    candidate_limit=[100],
+    min_overlap=[0.6],
+)
 
 
 def _scifact() -> Path:

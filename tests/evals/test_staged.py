@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from ragward.conformance.contract import StagedSystem, is_batched, is_listing, is_staged
 from ragward.conformance.records import Asker, Doc, Policy, Support
-from ragward.engines.reference import ReferenceSystem, reference_factory, scored_of
+from ragward.engines.reference import ReferenceSystem, reference_factory
+from ragward.engines.reference_records import scored_of
 from ragward.errors import InvalidArgument
 from ragward.reference import Claim
 

@@ -10,19 +10,21 @@ freshness contracts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from ragward.conformance.strategies import askers
+from ragward.conformance.strategies import near_duplicates as kit_near_duplicates
+from ragward.engines.reference_records import reference_asker
 from ragward.reference import (
     CLASSIFICATIONS,
     MODES,
     Chunking,
-    Document,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     tokenize,
 )
 
@@ -140,33 +142,15 @@ def texts(draw: st.DrawFn, vocabulary: Sequence[str] = VOCABULARY, max_words: in
 
 
 @st.composite
-def near_duplicates(draw: st.DrawFn, text: str) -> str:
-    """``text`` with one small edit: whitespace, one word added, dropped or re-cased."""
-    pieces = re.split(r"(\s+)", text)
-    words = [i for i, piece in enumerate(pieces) if piece and not piece.isspace()]
-    edit = draw(st.sampled_from(("space", "append", "drop", "case")))
-    if edit == "append" or not words:
-        return text + " " + draw(_words())
-    index = draw(st.sampled_from(words))
-    if edit == "drop":
-        pieces[index] = ""
-    elif edit == "case":
-        pieces[index] = pieces[index].swapcase()
-    else:
-        pieces[index] = pieces[index] + draw(st.sampled_from(("  ", "\t", "\n")))
-    return "".join(pieces)
-
-
-@st.composite
 def documents(
     draw: st.DrawFn,
     tenant: str,
     doc_id: str,
     text: str | None = None,
     max_tick: int = MAX_TICK,
-) -> Document:
+) -> ReferenceDoc:
     """A document under ``(tenant, doc_id)`` with any classification, barrier and tick."""
-    return Document(
+    return ReferenceDoc(
         doc_id=doc_id,
         tenant=tenant,
         title=draw(st.sampled_from(("", "Hold notice", "Q3 ledger"))),
@@ -184,7 +168,7 @@ def corpora(
     min_size: int = 0,
     max_size: int = 8,
     tenants: Sequence[str] = TENANTS,
-) -> list[Document]:
+) -> list[ReferenceDoc]:
     """Documents with distinct ``(tenant, doc_id)`` keys; ``doc_id`` collides across tenants,
     and many texts are copies or near-duplicates of earlier ones."""
     keys = draw(
@@ -195,7 +179,7 @@ def corpora(
             max_size=max_size,
         )
     )
-    corpus: list[Document] = []
+    corpus: list[ReferenceDoc] = []
     for tenant, doc_id in keys:
         kind = draw(st.sampled_from(("fresh", "copy", "near"))) if corpus else "fresh"
         text: str | None = None
@@ -207,21 +191,20 @@ def corpora(
     return corpus
 
 
-def principals(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[Principal]:
-    """Any tenant, any clearance, any set of barriers (including one no document uses)."""
-    return st.builds(
-        Principal,
-        user_id=st.sampled_from(("u1", "u2")),
-        tenant=st.sampled_from(tuple(tenants)),
-        max_classification=st.sampled_from((*CLASSIFICATIONS, "confidential", "restricted")),
-        barriers=st.lists(
-            st.sampled_from((*BARRIERS, "no-such-barrier")), unique=True, max_size=3
-        ).map(lambda names: tuple(sorted(names))),
-    )
+def principals(tenants: Sequence[str] = TENANTS) -> st.SearchStrategy[ReferenceAsker]:
+    """Any tenant, any clearance (the two highest more often), any set of barriers
+    (including one no document uses): the kit's askers, as the reference's."""
+    clearances = (*CLASSIFICATIONS, "confidential", "restricted")
+    return askers(tenants, clearances).map(reference_asker)
+
+
+def near_duplicates(text: str) -> st.SearchStrategy[str]:
+    """``text`` with one small edit: whitespace, one word added, dropped or re-cased."""
+    return kit_near_duplicates(text, VOCABULARY)
 
 
 @st.composite
-def queries(draw: st.DrawFn, corpus: Sequence[Document] = ()) -> str:
+def queries(draw: st.DrawFn, corpus: Sequence[ReferenceDoc] = ()) -> str:
     """Mostly words of the corpus; sometimes a whole text, an unknown word or no term."""
     vocabulary = sorted({t for d in corpus for t in tokenize(d.text)}) or list(VOCABULARY)
     kind = draw(st.sampled_from(("words",) * 6 + ("mixed", "text", "empty")))
@@ -235,10 +218,10 @@ def queries(draw: st.DrawFn, corpus: Sequence[Document] = ()) -> str:
     return draw(st.sampled_from((" ", "  ", "\n", ", "))).join(words)
 
 
-def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[RetrievalPolicy]:
+def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[ReferencePolicy]:
     """Every mode, rerank on/off, small limits, with or without a freshness contract."""
     return st.builds(
-        RetrievalPolicy,
+        ReferencePolicy,
         max_stale_ticks=st.one_of(st.none(), st.integers(min_value=0, max_value=60)),
         enable_rerank=st.booleans(),
         rerank_min_score=st.sampled_from((0.0, 0.0, 0.25, -1.0)),
@@ -253,10 +236,10 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[RetrievalPolicy]
 class Scenario:
     """One retrieval request against one corpus."""
 
-    corpus: tuple[Document, ...]
-    principal: Principal
+    corpus: tuple[ReferenceDoc, ...]
+    principal: ReferenceAsker
     query: str
-    policy: RetrievalPolicy
+    policy: ReferencePolicy
     now_tick: int
     chunking: Chunking
 
@@ -333,7 +316,7 @@ def scenarios(
 
 
 @st.composite
-def floods(draw: st.DrawFn, scenario: Scenario, max_size: int = 25) -> list[Document]:
+def floods(draw: st.DrawFn, scenario: Scenario, max_size: int = 25) -> list[ReferenceDoc]:
     """Documents outside the scenario principal's eligible view ``E(P, t)``.
 
     Each is another tenant's (often under a ``doc_id`` the corpus uses), above the
@@ -351,7 +334,7 @@ def floods(draw: st.DrawFn, scenario: Scenario, max_size: int = 25) -> list[Docu
     outside = [b for b in (*BARRIERS, "flood-barrier") if b not in principal.barriers]
     used = {d.key for d in scenario.corpus}
     query_text = scenario.query if tokenize(scenario.query) else " ".join(VOCABULARY[:3])
-    flood: list[Document] = []
+    flood: list[ReferenceDoc] = []
     for index in range(draw(st.integers(min_value=1, max_value=max_size))):
         source = draw(st.sampled_from(("query",) * 3 + ("corpus",)))
         if source == "corpus" and scenario.corpus:

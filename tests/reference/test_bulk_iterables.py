@@ -12,18 +12,18 @@ from typing import TypeVar
 
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.engines.reference import ReferenceSystem
-from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, ReferencePolicy
 
 T = TypeVar("T")
 
 DOCS = [
-    Document("d1", "acme", "", "payment held for dual control", version=2),
-    Document("d1", "acme", "", "payment older", version=1),  # refused: not newer
-    Document("d2", "acme", "", "ledger payment released"),
-    Document("d1", "globex", "", "payment elsewhere"),
-    Document("d2", "acme", "", "ledger payment released twice", version=3),  # replaces v1
+    ReferenceDoc("d1", "acme", "", "payment held for dual control", version=2),
+    ReferenceDoc("d1", "acme", "", "payment older", version=1),  # refused: not newer
+    ReferenceDoc("d2", "acme", "", "ledger payment released"),
+    ReferenceDoc("d1", "globex", "", "payment elsewhere"),
+    ReferenceDoc("d2", "acme", "", "ledger payment released twice", version=3),  # replaces v1
 ]
-ALICE = Principal("alice", "acme")
+ALICE = ReferenceAsker("alice", "acme")
 QUESTIONS = ["payment", "ledger released", "nothing at all"]
 
 
@@ -51,7 +51,7 @@ def test_ingest_many_reads_a_generator_once() -> None:
 def test_retrieve_many_and_first_stages_take_a_generator() -> None:
     retriever = AuthorizedRetriever()
     retriever.ingest_many(DOCS)
-    policy = RetrievalPolicy()
+    policy = ReferencePolicy()
     listed = retriever.retrieve_many(QUESTIONS, ALICE, policy=policy)
     generated = retriever.retrieve_many(once(QUESTIONS), ALICE, policy=policy)
     assert [[s.chunk.chunk_id for s in r.chunks] for r in generated] == [

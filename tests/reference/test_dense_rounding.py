@@ -17,9 +17,9 @@ import numpy.typing as npt
 from ragward.reference import (
     AuthorizedRetriever,
     Chunking,
-    Document,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     tokenize,
 )
 
@@ -62,9 +62,9 @@ def test_identical_texts_score_identically_at_any_row_position() -> None:
     twin_rows = {0, 1, 2, 3, 5, 4096, 4097, rows // 2, rows - 3, rows - 2, rows - 1}
     for row in range(rows):
         text = twin if row in twin_rows else " ".join(rng.choice(vocabulary, size=12))
-        retriever.ingest(Document(f"d{row:05d}", "t", "", text))
+        retriever.ingest(ReferenceDoc(f"d{row:05d}", "t", "", text))
     first = retriever.first_stage(
-        twin, Principal("u", "t"), policy=RetrievalPolicy(mode="dense", candidate_limit=50)
+        twin, ReferenceAsker("u", "t"), policy=ReferencePolicy(mode="dense", candidate_limit=50)
     )
     twins = [s for s in first.dense if s.chunk.text == twin]
     assert len(twins) == len(twin_rows)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ragward.reference.chunking import Chunk
 from ragward.reference.fusion import document_rank_fusion
-from ragward.reference.ranking import Scored
+from ragward.reference.ranking import ScoredChunk
 
 CHUNKS = [
     Chunk(f"d{doc}::{part}", f"d{doc}", "t", "x", "body", 0, 1, "public", None, 1, 0)
@@ -20,14 +20,14 @@ CHUNKS = [
 
 rankings = st.lists(
     st.lists(st.sampled_from(CHUNKS), unique_by=lambda c: c.chunk_id).map(
-        lambda chunks: [Scored(c, 0.0) for c in chunks]
+        lambda chunks: [ScoredChunk(c, 0.0) for c in chunks]
     ),
     max_size=4,
 )
 ks = st.one_of(st.integers(1, 200), st.floats(1e-6, 1e6))
 
 
-def model(lists: list[list[Scored]], k: float) -> list[tuple[str, float]]:
+def model(lists: list[list[ScoredChunk]], k: float) -> list[tuple[str, float]]:
     """Each document's rank by first occurrence in each ranking, summed exactly; every
     chunk held scores its document's sum; ties by chunk id."""
     terms: dict[str, list[float]] = {}
@@ -44,14 +44,14 @@ def model(lists: list[list[Scored]], k: float) -> list[tuple[str, float]]:
 
 
 @given(rankings, ks)
-def test_document_fusion_is_its_definition(lists: list[list[Scored]], k: float) -> None:
+def test_document_fusion_is_its_definition(lists: list[list[ScoredChunk]], k: float) -> None:
     fused = document_rank_fusion(lists, k=k)
     assert [(s.chunk.chunk_id, s.score) for s in fused] == model(lists, k)
 
 
 @given(rankings, ks, st.randoms(use_true_random=False))
 def test_document_fusion_does_not_depend_on_the_order_of_the_rankings(
-    lists: list[list[Scored]], k: float, random: Random
+    lists: list[list[ScoredChunk]], k: float, random: Random
 ) -> None:
     shuffled = list(lists)
     random.shuffle(shuffled)

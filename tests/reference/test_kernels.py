@@ -218,13 +218,13 @@ def test_kernel_and_numpy_answer_alike(scenario: Scenario) -> None:
 
 def test_the_numpy_path_answers(numpy_path: None) -> None:
     # The path an install without a compiler takes, end to end.
-    from ragward.reference import Document, Principal, RetrievalPolicy
+    from ragward.reference import ReferenceAsker, ReferenceDoc, ReferencePolicy
 
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("d1", "t", "a", "wire transfer held for screening", "public"))
-    retriever.ingest(Document("d2", "t", "b", "wire fee schedule", "restricted"))
+    retriever.ingest(ReferenceDoc("d1", "t", "a", "wire transfer held for screening", "public"))
+    retriever.ingest(ReferenceDoc("d2", "t", "b", "wire fee schedule", "restricted"))
     answer = retriever.retrieve(
-        "wire screening", Principal("u", "t", "public"), policy=RetrievalPolicy(mode="lexical")
+        "wire screening", ReferenceAsker("u", "t", "public"), policy=ReferencePolicy(mode="lexical")
     )
     assert [h.chunk.doc_id for h in answer.chunks] == ["d1"]
     assert (answer.considered, answer.excluded_by_entitlement) == (2, 1)

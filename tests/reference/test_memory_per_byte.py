@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 #: garbage behind (so the peak before ingesting is the memory in use), then ingested.
 _INGEST = """
 import json, random, resource, sys
-from ragward.reference import AuthorizedRetriever, Document
+from ragward.reference import AuthorizedRetriever, ReferenceDoc
 
 size = int(sys.argv[1])
 rng = random.Random(1)
@@ -30,7 +30,7 @@ vocabulary = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(2, 9))
 block = " ".join(rng.choice(vocabulary) for _ in range(20_000)) + " "
 text = (block * (size // len(block) + 1))[:size]
 del block
-document = Document("big", "t", "", text)
+document = ReferenceDoc("big", "t", "", text)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 chunks = AuthorizedRetriever().ingest(document)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -36,14 +36,14 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     Embedder,
     FirstStage,
     HashEmbedder,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     RetrievalResult,
-    Scored,
+    ScoredChunk,
     tokenize,
 )
 
@@ -72,7 +72,9 @@ Chunks = dict[Key, tuple[Chunk, ...]]
 # -- the model ------------------------------------------------------------------------
 
 
-def entitled(principal: Principal, tenant: str, classification: str, barrier: str | None) -> bool:
+def entitled(
+    principal: ReferenceAsker, tenant: str, classification: str, barrier: str | None
+) -> bool:
     """Tenant, clearance and barrier rules of ``E(P, t)`` (freshness aside)."""
     return (
         tenant == principal.tenant
@@ -82,12 +84,12 @@ def entitled(principal: Principal, tenant: str, classification: str, barrier: st
     )
 
 
-def fresh(updated_tick: int, now_tick: int, policy: RetrievalPolicy) -> bool:
+def fresh(updated_tick: int, now_tick: int, policy: ReferencePolicy) -> bool:
     return policy.max_stale_ticks is None or now_tick - updated_tick <= policy.max_stale_ticks
 
 
 def doc_in_view(
-    document: Document, principal: Principal, now_tick: int, policy: RetrievalPolicy
+    document: ReferenceDoc, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
 ) -> bool:
     return entitled(
         principal, document.tenant, document.classification, document.barrier
@@ -95,7 +97,7 @@ def doc_in_view(
 
 
 def chunk_in_view(
-    chunk: Chunk, principal: Principal, now_tick: int, policy: RetrievalPolicy
+    chunk: Chunk, principal: ReferenceAsker, now_tick: int, policy: ReferencePolicy
 ) -> bool:
     return entitled(principal, chunk.tenant, chunk.classification, chunk.barrier) and fresh(
         chunk.updated_tick, now_tick, policy
@@ -125,10 +127,10 @@ def _integer_vector(text: str) -> list[int]:
 
 def brute_force(
     chunks: Iterable[Chunk],
-    principal: Principal,
+    principal: ReferenceAsker,
     query: str,
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> Expected:
     """SPEC 2.3 accounting by looping over the chunks of the principal's tenant.
 
@@ -169,7 +171,7 @@ def brute_force(
 
 
 def build(
-    documents: Iterable[Document],
+    documents: Iterable[ReferenceDoc],
     chunking: Chunking,
     embedder: Embedder | None = None,
 ) -> tuple[AuthorizedRetriever, Chunks]:
@@ -194,10 +196,10 @@ def ask(retriever: AuthorizedRetriever, scenario: Scenario) -> RetrievalResult:
 
 def probe(
     retriever: AuthorizedRetriever,
-    asked: Sequence[Principal],
+    asked: Sequence[ReferenceAsker],
     questions: Sequence[str],
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> list[RetrievalResult]:
     """Answers to every (principal, query) pair, under ``policy`` and under a wide policy
     (no rerank, large limits) that shows everything the first stage finds."""
@@ -212,10 +214,10 @@ def probe(
 
 def first_stages(
     retriever: AuthorizedRetriever,
-    asked: Sequence[Principal],
+    asked: Sequence[ReferenceAsker],
     questions: Sequence[str],
     now_tick: int,
-    policy: RetrievalPolicy,
+    policy: ReferencePolicy,
 ) -> list[FirstStage]:
     hybrid = replace(policy, mode="hybrid", candidate_limit=64)
     return [
@@ -226,10 +228,10 @@ def first_stages(
 
 
 def interleave(
-    data: st.DataObject, first: Sequence[Document], second: Sequence[Document]
-) -> list[Document]:
+    data: st.DataObject, first: Sequence[ReferenceDoc], second: Sequence[ReferenceDoc]
+) -> list[ReferenceDoc]:
     """Both lists merged in a drawn order, each keeping its own relative order."""
-    merged: list[Document] = []
+    merged: list[ReferenceDoc] = []
     i = j = 0
     while i < len(first) or j < len(second):
         if j == len(second) or (i < len(first) and data.draw(st.booleans())):
@@ -241,17 +243,17 @@ def interleave(
     return merged
 
 
-def rank_key(scored: Scored) -> tuple[float, str]:
+def rank_key(scored: ScoredChunk) -> tuple[float, str]:
     return (-scored.score, scored.chunk.chunk_id)
 
 
-def assert_ranked(ranking: Sequence[Scored]) -> None:
+def assert_ranked(ranking: Sequence[ScoredChunk]) -> None:
     """Strictly ordered by ``(-score, chunk_id)``: ties go to the smaller chunk id."""
     keys = [rank_key(s) for s in ranking]
     assert all(a < b for a, b in itertools.pairwise(keys)), keys
 
 
-def assert_twins_tied(ranking: Sequence[Scored]) -> None:
+def assert_twins_tied(ranking: Sequence[ScoredChunk]) -> None:
     """Chunks with identical indexed text (title, heading, text) carry identical scores."""
     by_text: dict[str, float] = {}
     for scored in ranking:
@@ -262,7 +264,7 @@ def assert_twins_tied(ranking: Sequence[Scored]) -> None:
 # -- 1. non-interference --------------------------------------------------------------
 
 
-def _split_view(scenario: Scenario) -> tuple[list[Document], list[Document]]:
+def _split_view(scenario: Scenario) -> tuple[list[ReferenceDoc], list[ReferenceDoc]]:
     principal, now, policy = scenario.principal, scenario.now_tick, scenario.policy
     view = [d for d in scenario.corpus if doc_in_view(d, principal, now, policy)]
     rest = [d for d in scenario.corpus if not doc_in_view(d, principal, now, policy)]
@@ -362,10 +364,10 @@ def test_accounting_matches_brute_force(scenario: Scenario, data: st.DataObject)
 # -- 3. lifecycle ---------------------------------------------------------------------
 
 
-def _reader_of(document: Document) -> Principal:
+def _reader_of(document: ReferenceDoc) -> ReferenceAsker:
     """A principal of the document's tenant who can see exactly that classification."""
     barriers = () if document.barrier is None else (document.barrier,)
-    return Principal("reader", document.tenant, document.classification, barriers)
+    return ReferenceAsker("reader", document.tenant, document.classification, barriers)
 
 
 @given(scenario=scenarios(min_docs=1), data=st.data())
@@ -440,7 +442,7 @@ def test_same_or_older_version_is_refused_and_changes_nothing(
     assert retriever.version_of(*old.key) == old.version
 
 
-def _with_twin(corpus: list[Document], target: Document, tenant: str) -> list[Document]:
+def _with_twin(corpus: list[ReferenceDoc], target: ReferenceDoc, tenant: str) -> list[ReferenceDoc]:
     """``corpus`` plus a copy of ``target`` in ``tenant`` under the same doc_id, if free."""
     if any(d.key == (tenant, target.doc_id) for d in corpus):
         return corpus
@@ -466,9 +468,9 @@ def test_delete_removes_document_from_results_counts_and_statistics(
     asked = [
         scenario.principal,
         _reader_of(target),
-        Principal("admin", target.tenant, "restricted", ("hr", "litigation", "ma-deal")),
+        ReferenceAsker("admin", target.tenant, "restricted", ("hr", "litigation", "ma-deal")),
     ]
-    neighbours = [Principal("n", other, "restricted", ("hr", "litigation", "ma-deal"))]
+    neighbours = [ReferenceAsker("n", other, "restricted", ("hr", "litigation", "ma-deal"))]
     questions = [scenario.query, target.text]
     now, policy = scenario.now_tick, scenario.policy
     neighbours_before = probe(retriever, neighbours, questions, now, policy)
@@ -515,7 +517,7 @@ def test_compaction_after_churn_answers_as_a_fresh_retriever(
     tenant = scenario.principal.tenant
     words = [d.text for d in scenario.corpus] or ["ledger wire"]
     big_text = "\n".join(f"{words[i % len(words)]} ledger wire w{i}" for i in range(350))
-    big = Document("big", tenant, "", big_text, classification=data.draw(classifications()))
+    big = ReferenceDoc("big", tenant, "", big_text, classification=data.draw(classifications()))
     retriever, chunks = build([*scenario.corpus, big], chunking)
     assert len(chunks[big.key]) > 1024
     delete = data.draw(st.booleans())
@@ -579,7 +581,7 @@ class FaultyEmbedder:
     now_tick=st.sampled_from((0, 100, 2**63 - 1, -(2**63), 2**64)),
 )
 def test_ingest_is_atomic_for_any_document(
-    corpus: list[Document],
+    corpus: list[ReferenceDoc],
     data: st.DataObject,
     tick: int,
     fault: str,
@@ -606,7 +608,7 @@ def test_ingest_is_atomic_for_any_document(
     retriever, _ = build(corpus, chunking, embedder)
     asked = [_reader_of(old), _reader_of(new)]
     questions = [old.text, new.text]
-    policy = RetrievalPolicy(max_stale_ticks=max_stale_ticks)
+    policy = ReferencePolicy(max_stale_ticks=max_stale_ticks)
     before = probe(retriever, asked, questions, now_tick, policy)
     try:
         retriever.ingest(new)
@@ -653,7 +655,7 @@ def test_results_independent_of_ingestion_order_and_repeatable(
 
 _HASH_SEED_SCRIPT = r"""
 from ragward.reference import (
-    MODES, AuthorizedRetriever, Chunking, Document, Principal, RetrievalPolicy,
+    MODES, AuthorizedRetriever, Chunking, ReferenceDoc, ReferenceAsker, ReferencePolicy,
 )
 
 texts = [
@@ -666,22 +668,22 @@ retriever = AuthorizedRetriever(chunking=Chunking(max_tokens=8, overlap_tokens=2
 levels = ("public", "internal", "confidential", "restricted")
 for i, text in enumerate(texts):
     for tenant in ("acme", "globex"):
-        retriever.ingest(Document(
+        retriever.ingest(ReferenceDoc(
             f"d{i % 3}" if tenant == "acme" else f"x{i}", tenant, "", text,
             classification=levels[i % 4], barrier=("hr" if i == 3 else None),
             version=1 + i, updated_tick=10 * i,
         ))
 askers = [
-    Principal("u", "acme", "restricted", ("hr",)),
-    Principal("v", "acme", "internal"),
-    Principal("w", "globex", "confidential", ("hr", "ma-deal")),
+    ReferenceAsker("u", "acme", "restricted", ("hr",)),
+    ReferenceAsker("v", "acme", "internal"),
+    ReferenceAsker("w", "globex", "confidential", ("hr", "ma-deal")),
 ]
 out = []
 for principal in askers:
     for query in ("payment held screening", "ledger wire q3", "dual control release café"):
         for mode in MODES:
             for rerank in (True, False):
-                policy = RetrievalPolicy(
+                policy = ReferencePolicy(
                     mode=mode, enable_rerank=rerank, candidate_limit=6, result_limit=4,
                     max_stale_ticks=25,
                 )
@@ -802,7 +804,7 @@ def _large_namespace(embedder_name: str) -> AuthorizedRetriever:
             if row in _TWIN_ROWS
             else " ".join(filler[(row * k) % len(filler)] for k in (1, 3, 7))
         )
-        retriever.ingest(Document(f"r{_ROWS - row:05d}", "t", "", text))
+        retriever.ingest(ReferenceDoc(f"r{_ROWS - row:05d}", "t", "", text))
     return retriever
 
 
@@ -813,12 +815,12 @@ def test_identical_chunks_score_identically_at_any_row(embedder_name: str) -> No
     lexical score), and ties break by chunk_id, not by row: the twins come out adjacent,
     with one score, in chunk-id order."""
     retriever = _large_namespace(embedder_name)
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     for query, (mode, rerank) in itertools.product(
         _TWIN_QUERIES, (("dense", False), ("lexical", False), ("hybrid", True))
     ):
         # Limits as large as the namespace: with the mixed embedder every row has a cosine.
-        policy = RetrievalPolicy(
+        policy = ReferencePolicy(
             mode=mode, enable_rerank=rerank, candidate_limit=_ROWS, result_limit=_ROWS
         )
         result = retriever.retrieve(query, principal, policy=policy)
@@ -854,11 +856,11 @@ class RetrieverLifecycle(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.retriever = AuthorizedRetriever(chunking=_MACHINE_CHUNKING)
-        self.live: dict[Key, Document] = {}
+        self.live: dict[Key, ReferenceDoc] = {}
         self.chunks: Chunks = {}
         self.versions: dict[Key, int] = {}
 
-    def _accept(self, document: Document) -> None:
+    def _accept(self, document: ReferenceDoc) -> None:
         self.chunks[document.key] = self.retriever.ingest(document)
         self.live[document.key] = document
         self.versions[document.key] = document.version
@@ -883,7 +885,7 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         """A new document, or a new version (new text and metadata) of an existing one."""
         tenant, doc_id = key
         version = self.versions.get(key, 0) + bump
-        self._accept(Document(doc_id, tenant, "", text, classification, barrier, version, tick))
+        self._accept(ReferenceDoc(doc_id, tenant, "", text, classification, barrier, version, tick))
 
     @precondition(lambda self: bool(self.live))
     @rule(data=st.data(), classification=classifications(), barrier=barrier_values())
@@ -900,7 +902,9 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         tenant, doc_id = data.draw(st.sampled_from(sorted(self.versions)))
         version = data.draw(st.integers(min_value=1, max_value=self.versions[tenant, doc_id]))
         with pytest.raises(VersionConflict):
-            self.retriever.ingest(Document(doc_id, tenant, "", text, classification, None, version))
+            self.retriever.ingest(
+                ReferenceDoc(doc_id, tenant, "", text, classification, None, version)
+            )
 
     @rule(key=_MACHINE_KEYS)
     def delete(self, key: Key) -> None:
@@ -919,7 +923,7 @@ class RetrieverLifecycle(RuleBasedStateMachine):
         now=now_ticks(),
     )
     def retrieve(
-        self, principal: Principal, data: st.DataObject, policy: RetrievalPolicy, now: int
+        self, principal: ReferenceAsker, data: st.DataObject, policy: ReferencePolicy, now: int
     ) -> None:
         own = [d for key, d in sorted(self.live.items()) if key[0] == principal.tenant]
         query = data.draw(queries(own))

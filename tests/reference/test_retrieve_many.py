@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragward.errors import InvalidArgument
-from ragward.reference import AuthorizedRetriever, Principal, RetrievalResult
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, RetrievalResult
 
 from .strategies import Scenario, queries, scenarios
 from .test_dense_rounding import GaussianTokenEmbedder
@@ -62,8 +62,8 @@ def test_a_batch_answers_as_one_by_one(scenario: Scenario, data: st.DataObject, 
 def test_a_batch_checks_every_question_before_answering() -> None:
     retriever = AuthorizedRetriever()
     with pytest.raises(InvalidArgument, match="query must be a string"):
-        retriever.retrieve_many(["fine", 3], Principal("u", "t"))  # type: ignore[list-item]
-    assert retriever.retrieve_many([], Principal("u", "t")) == []
+        retriever.retrieve_many(["fine", 3], ReferenceAsker("u", "t"))  # type: ignore[list-item]
+    assert retriever.retrieve_many([], ReferenceAsker("u", "t")) == []
 
 
 @given(scenarios(), st.data())

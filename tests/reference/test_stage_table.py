@@ -20,11 +20,11 @@ from ragward.reference import (
     AuthorizedRetriever,
     Chunk,
     Chunking,
-    Document,
     FirstStage,
     HashEmbedder,
-    Principal,
-    RetrievalPolicy,
+    ReferenceAsker,
+    ReferenceDoc,
+    ReferencePolicy,
     cut,
 )
 from ragward.reference.finishing import StageTable
@@ -46,14 +46,14 @@ class Picky:
         return [math.nan if c.doc_id == "d3" else float(len(c.chunk_id) % 3) for c in chunks]
 
 
-def _retriever(corpus: Sequence[Document], chunking: Chunking) -> AuthorizedRetriever:
+def _retriever(corpus: Sequence[ReferenceDoc], chunking: Chunking) -> AuthorizedRetriever:
     retriever = AuthorizedRetriever(embedder=HashEmbedder(16), chunking=chunking)
     for document in corpus:
         retriever.ingest(document)
     return retriever
 
 
-def _narrowed(first: FirstStage, policy: RetrievalPolicy) -> FirstStage:
+def _narrowed(first: FirstStage, policy: ReferencePolicy) -> FirstStage:
     limit, unit = policy.candidate_limit, policy.limit_unit
     lexical = tuple(cut(first.lexical, limit, unit)) if policy.mode != "dense" else ()
     dense = tuple(cut(first.dense, limit, unit)) if policy.mode != "lexical" else ()
@@ -69,9 +69,9 @@ def _narrowed(first: FirstStage, policy: RetrievalPolicy) -> FirstStage:
     st.booleans(),
 )
 def test_a_stage_table_finishes_as_finish_does(
-    corpus: list[Document],
+    corpus: list[ReferenceDoc],
     data: st.DataObject,
-    settings: list[RetrievalPolicy],
+    settings: list[ReferencePolicy],
     unit: str,
     chunking: Chunking,
     picky: bool,
@@ -79,9 +79,9 @@ def test_a_stage_table_finishes_as_finish_does(
     retriever = _retriever(corpus, chunking)
     if picky:
         retriever.reranker = Picky()
-    principal = Principal("u1", "acme", "restricted")
+    principal = ReferenceAsker("u1", "acme", "restricted")
     query = data.draw(queries(corpus))
-    wide = RetrievalPolicy(candidate_limit=WIDE, result_limit=WIDE, limit_unit=unit)
+    wide = ReferencePolicy(candidate_limit=WIDE, result_limit=WIDE, limit_unit=unit)
     # two stages of one question: what one remembers cannot help the other
     plain = retriever.first_stage(query, principal, now_tick=50, policy=wide)
     arrays = retriever.first_stage(query, principal, now_tick=50, policy=wide)
@@ -107,7 +107,7 @@ def test_a_stage_table_finishes_as_finish_does(
     st.lists(st.sampled_from(("d1", "d2", "d3", "shared")), max_size=3),
 )
 def test_rerank_scores_read_from_the_index_are_the_rerankers(
-    corpus: list[Document], data: st.DataObject, chunking: Chunking, deleted: list[str]
+    corpus: list[ReferenceDoc], data: st.DataObject, chunking: Chunking, deleted: list[str]
 ) -> None:
     retriever = _retriever(corpus, chunking)
     for doc_id in deleted:  # dead rows stay in the postings, masked out
@@ -115,8 +115,8 @@ def test_rerank_scores_read_from_the_index_are_the_rerankers(
     for document in corpus[:2]:  # a newer version: its rows appended anew
         retriever.ingest(replace(document, version=document.version + 1, text=document.title))
     query = data.draw(queries(corpus))
-    wide = RetrievalPolicy(candidate_limit=WIDE, result_limit=WIDE)
-    first = retriever.first_stage(query, Principal("u1", "acme", "restricted"), policy=wide)
+    wide = ReferencePolicy(candidate_limit=WIDE, result_limit=WIDE)
+    first = retriever.first_stage(query, ReferenceAsker("u1", "acme", "restricted"), policy=wide)
     chunks = list({s.chunk.chunk_id: s.chunk for s in (*first.lexical, *first.dense)}.values())
     assert reads_index_terms(retriever.reranker)
     assert first.source is not None or not chunks  # no source: an empty namespace
@@ -130,15 +130,15 @@ def test_after_a_compaction_a_stage_asks_the_reranker_and_still_agrees() -> None
     retriever = AuthorizedRetriever(embedder=HashEmbedder(16))
     text = "payment held for screening; release needs dual control"
     for number in range(40):
-        retriever.ingest(Document(f"d{number}", "acme", "Hold", f"{text} {number}"))
-    principal = Principal("u1", "acme")
+        retriever.ingest(ReferenceDoc(f"d{number}", "acme", "Hold", f"{text} {number}"))
+    principal = ReferenceAsker("u1", "acme")
     first = retriever.first_stage("held payment release", principal)
     chunks = [s.chunk for s in first.lexical]
     namespace = retriever._namespaces["acme"]
     before = namespace.compactions
     for round_ in range(60):  # enough dead rows to compact: every row is numbered anew
         for number in range(40):
-            retriever.ingest(Document(f"d{number}", "acme", "Hold", text, version=round_ + 2))
+            retriever.ingest(ReferenceDoc(f"d{number}", "acme", "Hold", text, version=round_ + 2))
     assert namespace.compactions > before
     asked: list[int] = []
 

@@ -20,8 +20,8 @@ from ragward.reference import (
     AssembledContext,
     Chunk,
     Claim,
-    Document,
-    Scored,
+    ReferenceDoc,
+    ScoredChunk,
     assemble_context,
     check_grounding,
     chunk_document,
@@ -116,7 +116,7 @@ def test_chunking_provenance_coverage_and_size(
     text: str, sizes: tuple[int, int], doc_id: str, version: int
 ) -> None:
     max_tokens, overlap = sizes
-    doc = Document(doc_id, "t", "T", text, version=version)
+    doc = ReferenceDoc(doc_id, "t", "T", text, version=version)
     chunks = chunk_document(doc, max_tokens=max_tokens, overlap_tokens=overlap)
     sections = _model_sections(text)
 
@@ -202,14 +202,16 @@ def _shape(headers: list[str]) -> list[str]:
     return ["<<>>" if line.startswith("<<") else line for line in headers]
 
 
-def _chunks(texts: list[str]) -> list[Scored]:
+def _chunks(texts: list[str]) -> list[ScoredChunk]:
     return [
-        Scored(Chunk(f"d{i}::1", f"d{i}", "t", text, "body", 0, len(text), "public", None, 1, 0), 1)
+        ScoredChunk(
+            Chunk(f"d{i}::1", f"d{i}", "t", text, "body", 0, len(text), "public", None, 1, 0), 1
+        )
         for i, text in enumerate(texts)
     ]
 
 
-def _render(fixed: dict[str, str], retrieved: list[Scored], count: int) -> str:
+def _render(fixed: dict[str, str], retrieved: list[ScoredChunk], count: int) -> str:
     """The assembled prompt with the first ``count`` chunks, as the seed lays it out."""
     parts = []
     for name in _SEGMENTS:
@@ -225,7 +227,7 @@ def _render(fixed: dict[str, str], retrieved: list[Scored], count: int) -> str:
     return "\n\n".join(parts)
 
 
-def _expected_headers(fixed: dict[str, str], retrieved: list[Scored], count: int) -> list[str]:
+def _expected_headers(fixed: dict[str, str], retrieved: list[ScoredChunk], count: int) -> list[str]:
     lines = []
     for name in _SEGMENTS:
         if name == "retrieved":
@@ -237,7 +239,7 @@ def _expected_headers(fixed: dict[str, str], retrieved: list[Scored], count: int
     return lines
 
 
-def _assemble(fixed: dict[str, str], retrieved: list[Scored], budget: int) -> AssembledContext:
+def _assemble(fixed: dict[str, str], retrieved: list[ScoredChunk], budget: int) -> AssembledContext:
     return assemble_context(
         budget_tokens=budget,
         instructions=fixed["instructions"],
@@ -337,10 +339,10 @@ def test_assembly_headers_cannot_be_forged_through_document_text(
     # retrieved text.
     text = "".join(f"## h{lead}{forged}\n{body} word\n" for lead, forged in names)
     try:
-        document = Document(doc_id, "t", "T", text)
+        document = ReferenceDoc(doc_id, "t", "T", text)
     except InvalidArgument:
         return  # an id refused at the door cannot forge anything later
-    retrieved = [Scored(c, 1.0) for c in chunk_document(document)]
+    retrieved = [ScoredChunk(c, 1.0) for c in chunk_document(document)]
     fixed = {
         "instructions": "Cite.",
         "tool_schemas": "",
@@ -374,7 +376,7 @@ _thresholds = st.one_of(
 
 
 @st.composite
-def _retrieved_sets(draw: st.DrawFn) -> list[Scored]:
+def _retrieved_sets(draw: st.DrawFn) -> list[ScoredChunk]:
     ids = draw(_chunk_ids)
     out = []
     for chunk_id in ids:
@@ -384,7 +386,7 @@ def _retrieved_sets(draw: st.DrawFn) -> list[Scored]:
         chunk = Chunk(
             chunk_id, doc_id, "t", text, "s", start, start + len(text), "public", None, 2, 0
         )
-        out.append(Scored(chunk, draw(st.floats(-5, 5))))
+        out.append(ScoredChunk(chunk, draw(st.floats(-5, 5))))
     return out
 
 
@@ -399,7 +401,7 @@ def _terms(text: str) -> set[str]:
     data=st.data(),
 )
 def test_grounding_matches_best_overlap_model_in_any_order(
-    claims: list[str], retrieved: list[Scored], min_overlap: float, data: st.DataObject
+    claims: list[str], retrieved: list[ScoredChunk], min_overlap: float, data: st.DataObject
 ) -> None:
     report = check_grounding([Claim(c) for c in claims], retrieved, min_overlap=min_overlap)
     citations = {s.chunk.citation() for s in retrieved}
@@ -440,7 +442,7 @@ def test_grounding_matches_best_overlap_model_in_any_order(
     min_overlap=_thresholds,
 )
 def test_grounding_claims_about_nothing_retrieved_are_unsupported(
-    absent: list[str], retrieved: list[Scored], min_overlap: float
+    absent: list[str], retrieved: list[ScoredChunk], min_overlap: float
 ) -> None:
     report = check_grounding([Claim(c) for c in absent], retrieved, min_overlap=min_overlap)
     assert report.supported == ()
@@ -455,18 +457,18 @@ _rankings = st.lists(st.lists(_ids, unique=True, max_size=8), max_size=4)
 _ks = st.one_of(st.integers(1, 200), st.floats(0.01, 1000.0))
 
 
-def _scored_rankings(rankings: list[list[str]], scores: list[float]) -> list[list[Scored]]:
+def _scored_rankings(rankings: list[list[str]], scores: list[float]) -> list[list[ScoredChunk]]:
     flat = iter(scores)
     return [
         [
-            Scored(Chunk(i, "d", "t", "x", "body", 0, 1, "public", None, 1, 0), next(flat))
+            ScoredChunk(Chunk(i, "d", "t", "x", "body", 0, 1, "public", None, 1, 0), next(flat))
             for i in ranking
         ]
         for ranking in rankings
     ]
 
 
-def _pairs(fused: list[Scored]) -> list[tuple[str, float]]:
+def _pairs(fused: list[ScoredChunk]) -> list[tuple[str, float]]:
     return [(s.chunk.chunk_id, s.score) for s in fused]
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragward.reference import AuthorizedRetriever, Document, Principal, RetrievalPolicy
+from ragward.reference import AuthorizedRetriever, ReferenceAsker, ReferenceDoc, ReferencePolicy
 
-LEXICAL = RetrievalPolicy(mode="lexical", candidate_limit=50, result_limit=50)
+LEXICAL = ReferencePolicy(mode="lexical", candidate_limit=50, result_limit=50)
 
 
-def _scores(retriever: AuthorizedRetriever, query: str, principal: Principal) -> dict[str, float]:
+def _scores(
+    retriever: AuthorizedRetriever, query: str, principal: ReferenceAsker
+) -> dict[str, float]:
     found = retriever.retrieve(query, principal, policy=LEXICAL).chunks
     return {s.chunk.chunk_id: s.score for s in found}
 
@@ -22,12 +24,12 @@ def _retriever(docs: int) -> AuthorizedRetriever:
     retriever = AuthorizedRetriever()
     for i in range(docs):
         words = " ".join(["ledger"] * (1 + i % 3) + ["wire"] * (i % 2) + [f"w{i}"])
-        retriever.ingest(Document(f"d{i}", "t", "", words))
+        retriever.ingest(ReferenceDoc(f"d{i}", "t", "", words))
     return retriever
 
 
 def test_cached_scores_equal_a_fresh_computation() -> None:
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     warm = _retriever(40)
     first = _scores(warm, "ledger wire", principal)
     again = _scores(warm, "ledger wire", principal)  # from the view's cache
@@ -36,7 +38,7 @@ def test_cached_scores_equal_a_fresh_computation() -> None:
 
 
 def test_a_delete_drops_the_cached_statistics() -> None:
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     retriever = _retriever(40)
     before = _scores(retriever, "ledger wire", principal)
     for i in range(0, 40, 2):
@@ -50,20 +52,20 @@ def test_a_delete_drops_the_cached_statistics() -> None:
 
 
 def test_an_upsert_drops_the_cached_statistics() -> None:
-    principal = Principal("u", "t")
+    principal = ReferenceAsker("u", "t")
     retriever = _retriever(10)
     _scores(retriever, "ledger", principal)
-    retriever.ingest(Document("extra", "t", "", "ledger " * 30))
+    retriever.ingest(ReferenceDoc("extra", "t", "", "ledger " * 30))
     fresh = _retriever(10)
-    fresh.ingest(Document("extra", "t", "", "ledger " * 30))
+    fresh.ingest(ReferenceDoc("extra", "t", "", "ledger " * 30))
     assert _scores(retriever, "ledger", principal) == _scores(fresh, "ledger", principal)
 
 
 def test_views_of_different_askers_are_kept_apart() -> None:
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("open", "t", "", "ledger wire ledger"))
-    retriever.ingest(Document("secret", "t", "", "ledger", "restricted"))
-    low, high = Principal("low", "t"), Principal("high", "t", "restricted")
+    retriever.ingest(ReferenceDoc("open", "t", "", "ledger wire ledger"))
+    retriever.ingest(ReferenceDoc("secret", "t", "", "ledger", "restricted"))
+    low, high = ReferenceAsker("low", "t"), ReferenceAsker("high", "t", "restricted")
     assert set(_scores(retriever, "ledger", low)) == {"open::1"}
     assert set(_scores(retriever, "ledger", high)) == {"open::1", "secret::1"}
     # The low asker's statistics were not changed by the high asker's view (N = 1).
@@ -72,7 +74,7 @@ def test_views_of_different_askers_are_kept_apart() -> None:
 
 def _only_open() -> AuthorizedRetriever:
     retriever = AuthorizedRetriever()
-    retriever.ingest(Document("open", "t", "", "ledger wire ledger"))
+    retriever.ingest(ReferenceDoc("open", "t", "", "ledger wire ledger"))
     return retriever
 
 
@@ -82,7 +84,7 @@ def test_cached_views_stay_within_their_budget() -> None:
     lexical = namespace.lexical
     for clearance in ("public", "internal", "confidential", "restricted"):
         for i in range(300):
-            _scores(retriever, f"ledger w{i}", Principal("u", "t", clearance))
+            _scores(retriever, f"ledger w{i}", ReferenceAsker("u", "t", clearance))
     assert 0 < lexical.cached_bytes <= lexical.budget
     cached = sum(len(view.memo["terms"]) for view in namespace._views.values())
     assert cached < 4 * 302  # the budget was reached: some terms are scored afresh

@@ -52,9 +52,9 @@ def self_check(
     from ragward.reference import (
         AuthorizedRetriever,
         Claim,
-        Document,
-        Principal,
-        RetrievalPolicy,
+        ReferenceAsker,
+        ReferenceDoc,
+        ReferencePolicy,
         check_grounding,
     )
 
@@ -66,7 +66,7 @@ def self_check(
     for _, _, _, _, d, v in rows:
         s = d.spec
         retriever.ingest(
-            Document(
+            ReferenceDoc(
                 s.doc_id,
                 s.tenant,
                 s.title,
@@ -86,7 +86,7 @@ def self_check(
             totals = {"ndcg@10": 0.0, "recall@10": 0.0, "mrr@10": 0.0}
             for q in chosen:
                 a = q.spec.asker
-                policy = RetrievalPolicy(
+                policy = ReferencePolicy(
                     result_limit=DEPTH,
                     candidate_limit=50,
                     mode=mode,
@@ -95,7 +95,9 @@ def self_check(
                 )
                 result = retriever.retrieve(
                     q.spec.text,
-                    Principal(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
+                    ReferenceAsker(
+                        a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))
+                    ),
                     now_tick=q.spec.now_tick,
                     policy=policy,
                 )
@@ -126,9 +128,9 @@ def self_check(
         a = p.asker
         result = retriever.retrieve(
             p.query or p.text,
-            Principal(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
+            ReferenceAsker(a.user_id, a.tenant, a.max_classification, tuple(sorted(a.barriers))),
             now_tick=1000,
-            policy=RetrievalPolicy(result_limit=GROUNDING_DEPTH, candidate_limit=50),
+            policy=ReferencePolicy(result_limit=GROUNDING_DEPTH, candidate_limit=50),
         )
         report = check_grounding([Claim(p.text)], result.chunks, min_overlap=MIN_OVERLAP)
         called[p.kind].append(bool(report.supported))
