@@ -316,8 +316,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "rrf-sum-in-order",
         "reference/fusion.py",
-        "Scored(chunks[key].chunk, math.fsum(terms))",
-        "Scored(chunks[key].chunk, sum(terms))",
+        "ScoredChunk(chunks[key].chunk, math.fsum(terms))",
+        "ScoredChunk(chunks[key].chunk, sum(terms))",
         "RRF adds a chunk's shares left to right, in the order the rankings come: with three "
         "rankings or more the rounding, so the score, follows that order.",
         ("FUS-002",),
