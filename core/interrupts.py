@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 
 __all__ = [
+    "deferred",
     "exit_at_once_on_interrupt",
     "interrupted",
     "interruptible",
@@ -88,6 +89,26 @@ def interruptible() -> Iterator[None]:
     finally:
         # The process's own command hands over to the interpreter's exit with no gap.
         signal.signal(signal.SIGINT, _exit_now if _STATE["process_command"] else before)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """SIGINT arriving in the block is acted on when the block ends, as it would have been
+    at its start: for a few lines that must not be cut in two, such as a child process
+    started and recorded for its cleanup (an interrupt between the two would orphan it).
+    Outside the main thread, or with SIGINT not handled by Python, nothing changes."""
+    handler = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(handler):
+        yield
+        return
+    pending: list[tuple[int, FrameType | None]] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pending.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        for signum, frame in pending:  # a second one ends the process, as it would have
+            handler(signum, frame)
 
 
 def exit_at_once_on_interrupt() -> None:

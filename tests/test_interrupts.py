@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from ragward.interrupts import deferred
 from tests.commands import write_inputs
 
 pytestmark = pytest.mark.slow
@@ -187,3 +188,31 @@ def test_more_ctrl_c_during_the_exit_print_no_traceback(
     while not _gone(peer) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _gone(peer)
+
+
+def test_deferred_acts_on_sigint_when_the_block_ends() -> None:
+    """An interrupt inside :func:`deferred` is handled once the block has finished (a
+    child process started and recorded), by the handler that was there before it."""
+    seen: list[str] = []
+
+    def handler(signum: int, frame: object) -> None:
+        seen.append("handled")
+        raise KeyboardInterrupt
+
+    def interrupted_block() -> None:
+        with deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the signal has arrived by now; handling it is put off
+            seen.append("block done")
+
+    before = signal.signal(signal.SIGINT, handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            interrupted_block()
+        assert seen == ["block done", "handled"]
+        assert signal.getsignal(signal.SIGINT) is handler
+        with deferred():
+            seen.clear()
+        assert seen == []  # no interrupt, nothing handled
+    finally:
+        signal.signal(signal.SIGINT, before)
