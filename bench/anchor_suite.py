@@ -561,7 +561,7 @@ def _grid_row(directory: Path, grid_file: Path, bar: Progress) -> Row:
     other warmed), answers checked identical."""
     from ragward.bench.grid_speed import measure_in_child, phase_text
     from ragward.evals.datasets import load_dataset
-    from ragward.evals.grid import load_grid
+    from ragward.evals.grid_file import load_grid
 
     claims = directory.parent / "claims_dev.jsonl"
     dataset = load_dataset(directory, claims={"test": claims} if claims.is_file() else None)

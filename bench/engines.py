@@ -110,7 +110,8 @@ def _grid(
     embedder: str,
     modes: tuple[str, ...],
 ) -> Any:
-    from ragward.evals.grid import IndexSetting, default_grid
+    from ragward.evals.grid import IndexSetting
+    from ragward.evals.grid_file import default_grid
 
     return replace(
         default_grid(),

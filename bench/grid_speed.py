@@ -27,7 +27,8 @@ from tabulate import tabulate
 from ragward.datasets import bundled
 from ragward.engines.reference import reference_factory
 from ragward.evals.datasets import load_dataset
-from ragward.evals.grid import Grid, default_grid, load_grid
+from ragward.evals.grid import Grid
+from ragward.evals.grid_file import default_grid, load_grid
 from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome, run_grid
 from ragward.outputs import write_atomic

@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ragward.conformance.contract import Capabilities
-from ragward.evals.grid import Grid, IndexSetting, default_grid
+from ragward.evals.grid import Grid, IndexSetting
+from ragward.evals.grid_file import default_grid
 from ragward.evals.records import Dataset
 from ragward.evals.report import build_results
 from ragward.evals.runner import Answer, GridOutcome

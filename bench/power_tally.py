@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ragward.evals.gate import GateResult, compare
-from ragward.evals.grid import Grid, IndexSetting, default_grid
+from ragward.evals.grid import Grid, IndexSetting
+from ragward.evals.grid_file import default_grid
 from ragward.evals.records import Dataset
 from ragward.evals.runner import GridOutcome
 from ragward.implementation import REFERENCE

@@ -62,21 +62,17 @@ import contextlib
 import itertools
 import os
 import re
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import weakref
 from collections.abc import Iterator
-from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ragward.conformance import Asker, Capabilities, Doc, Policy, Result
 from ragward.engines import Configuration
 from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
+from ragward.engines.pg_server import TemporaryServer, pgserver_bin
 from ragward.errors import InvalidArgument, MissingExtra
 from ragward.reference.text import tokenize
 
@@ -104,7 +100,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "system PostgreSQL: row-level security, ts_rank_cd, exact float8[] cosine",
         "postgres",
         ("psycopg",),
-        needs="initdb and pg_ctl on PATH",
+        needs="initdb on PATH (the postgres server beside it)",
     ),
     Configuration(
         "postgres",
@@ -140,118 +136,6 @@ def _psycopg(extra: str) -> Any:
             f"this configuration needs psycopg: pip install 'ragward[{extra}]'"
         ) from None
     return psycopg
-
-
-_pgserver_copy: Path | None = None
-_copy_lock = threading.Lock()
-
-
-def _pgserver_bin() -> Path:
-    try:
-        import pgserver
-    except ImportError:
-        raise MissingExtra(
-            "this configuration needs pgserver: pip install 'ragward[pgvector]'"
-        ) from None
-    installed = Path(pgserver.__file__).parent / "pginstall"
-    if os.geteuid() != 0:
-        return installed / "bin"
-    # As root the server runs as the postgres user, who may not be able to reach a
-    # virtual environment under a private directory: give it a copy it can read (the
-    # install is relocatable, 34 MB with its libraries), once per process, removed at exit.
-    global _pgserver_copy
-    with _copy_lock:
-        if _pgserver_copy is None:
-            root = Path(tempfile.mkdtemp(prefix="ragward-pgserver-"))
-            atexit.register(shutil.rmtree, root, True)
-            root.chmod(0o755)
-            # The binaries find their libraries at $ORIGIN/../../../pgserver.libs (the
-            # wheel's vendored ones): keep that layout.
-            shutil.copytree(installed, root / "pgserver" / "pginstall", symlinks=True)
-            libs = installed.parent.parent / "pgserver.libs"
-            if libs.is_dir():
-                shutil.copytree(libs, root / "pgserver.libs", symlinks=True)
-            _pgserver_copy = root / "pgserver" / "pginstall" / "bin"
-        return _pgserver_copy
-
-
-class TemporaryServer:
-    """A throw-away PostgreSQL cluster on a Unix socket in a temporary directory.
-
-    ``initdb`` (trust authentication, ``fsync=off``: nothing here must survive a crash)
-    and ``pg_ctl start`` on entry; ``pg_ctl stop`` and removal of the directory on exit,
-    on a failed start, or at interpreter exit, whichever comes first. ``bindir`` holds
-    the binaries (None: those on ``PATH``). PostgreSQL refuses to run as root, so under
-    euid 0 the binaries run as the ``postgres`` system user, who is given the directory.
-
-    >>> with TemporaryServer() as server:  # doctest: +SKIP
-    ...     psycopg.connect(server.dsn)
-    """
-
-    def __init__(self, bindir: Path | None = None, *, user: str = "postgres") -> None:
-        self.bindir = bindir
-        self.user = user
-        self.root: Path | None = None
-
-    @property
-    def dsn(self) -> str:
-        if self.root is None:
-            raise RuntimeError("TemporaryServer is not running")
-        return f"host={self.root} dbname=postgres user=ragward"
-
-    def _run(self, program: str, *args: str) -> None:
-        binary = str(self.bindir / program) if self.bindir else shutil.which(program) or program
-        command = [binary, *args]
-        if os.geteuid() == 0:
-            command = ["runuser", "-u", self.user, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"{program} failed: {(done.stderr or done.stdout).strip()}")
-
-    def start(self) -> TemporaryServer:
-        """Initialise and start the cluster; on any failure nothing is left behind."""
-        root = Path(tempfile.mkdtemp(prefix="ragward-pg-"))
-        self.root = root
-        atexit.register(self.stop)
-        try:
-            if os.geteuid() == 0:
-                shutil.chown(root, self.user, self.user)
-            data = root / "data"
-            self._run("initdb", "-D", str(data), "-U", "ragward", "-A", "trust", "-E", "UTF8",
-                      "--locale=C.UTF-8", "--no-sync")  # fmt: skip
-            options = f"-c listen_addresses='' -k {root} -c fsync=off -c synchronous_commit=off"
-            self._run("pg_ctl", "-D", str(data), "-l", str(root / "log"), "-o", options, "-w",
-                      "start")  # fmt: skip
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def stop(self) -> None:
-        """Stop the cluster (fast shutdown) and remove its directory; idempotent."""
-        root, self.root = self.root, None
-        if root is None:
-            return
-        atexit.unregister(self.stop)
-        pid_file = root / "data" / "postmaster.pid"
-        if pid_file.exists():
-            with contextlib.suppress(RuntimeError):
-                self._run("pg_ctl", "-D", str(root / "data"), "-m", "fast", "-w", "stop")
-        if pid_file.exists():  # pg_ctl failed or was cut short: never leave it running
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                os.kill(int(pid_file.read_text().split()[0]), signal.SIGKILL)
-        shutil.rmtree(root, ignore_errors=True)
-
-    def __enter__(self) -> TemporaryServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 class Database:
@@ -316,7 +200,7 @@ def _temporary_database(flavour: str) -> Database:
     with _lock:
         if flavour not in _databases:
             _psycopg(_EXTRA[flavour])
-            bindir = _pgserver_bin() if flavour == "pgvector" else None
+            bindir = pgserver_bin() if flavour == "pgvector" else None
             _exit_on_sigterm()
             server = TemporaryServer(bindir).start()
             _servers[flavour] = server
@@ -330,7 +214,7 @@ def serving() -> Iterator[None]:
     pgvector) for the duration: every factory of this module uses them instead of
     starting its own, and both are stopped and removed on exit, also on failure. The
     tests' fixture; also how a script runs several configurations on one pair."""
-    with TemporaryServer() as system, TemporaryServer(_pgserver_bin()) as bundled:
+    with TemporaryServer() as system, TemporaryServer(pgserver_bin()) as bundled:
         made = {
             "rls": Database.bootstrap(system, pgvector=False),
             "pgvector": Database.bootstrap(bundled, pgvector=True),

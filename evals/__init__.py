@@ -14,7 +14,8 @@ from ragward.exports import Exports
 if TYPE_CHECKING:
     from ragward.evals.api import Evaluation, SettingResult, evaluate, score_run
     from ragward.evals.datasets import load_dataset
-    from ragward.evals.grid import Grid, IndexSetting, RetrievalSetting, default_grid, load_grid
+    from ragward.evals.grid import Grid, IndexSetting, RetrievalSetting
+    from ragward.evals.grid_file import default_grid, load_grid
     from ragward.evals.measures import RunScores, measure_name, parse_measures
     from ragward.evals.records import Dataset, LabelledClaim, Query
 
@@ -29,8 +30,8 @@ _HOME = {
     "Grid": "grid",
     "IndexSetting": "grid",
     "RetrievalSetting": "grid",
-    "default_grid": "grid",
-    "load_grid": "grid",
+    "default_grid": "grid_file",
+    "load_grid": "grid_file",
     "RunScores": "measures",
     "measure_name": "measures",
     "parse_measures": "measures",

@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from ragward.errors import InputError
-from ragward.evals.grid import Grid, RetrievalSetting, default_grid
+from ragward.evals.grid import Grid, RetrievalSetting
+from ragward.evals.grid_file import default_grid
 from ragward.evals.grid_size import SizeLimits
 from ragward.evals.grounding import GroundingScores
 from ragward.evals.measures import RunScores, evaluate_run, measure_name, parse_measures

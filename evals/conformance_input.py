@@ -42,7 +42,7 @@ def read_conformance(
     data = read_json(path, "conformance report")
     if not isinstance(data, dict) or not isinstance(data.get("invariants"), list):
         raise InputError.at(path, None, "invariants", "not a ragward conform --json report")
-    if data.get("schema") != SCHEMA:
+    if not _same(data.get("schema"), SCHEMA):
         raise InputError.at(
             path,
             None,
@@ -52,17 +52,17 @@ def read_conformance(
         )
     prints = data.get("fingerprints")
     theirs = prints.get("implementation") if isinstance(prints, dict) else None
-    if theirs != implementation:
+    if not _same(theirs, implementation):
         raise InputError.at(
             path, None, "fingerprints.implementation", _mismatch(theirs, implementation)
         )
     failed: list[str] = []
     ran: set[str] = set()
     for number, entry in enumerate(data["invariants"]):
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            raise InputError.at(path, None, f"invariants[{number}].id", "missing")
+        if not isinstance(entry, dict) or not _is_id(entry.get("id")):
+            raise InputError.at(path, None, f"invariants[{number}].id", "missing or not text")
         verdict = entry.get("verdict")
-        if verdict not in _VERDICTS:
+        if not isinstance(verdict, str) or verdict not in _VERDICTS:
             raise InputError.at(
                 path, None, f"invariants[{number}].verdict", f"{verdict!r} is not a verdict"
             )
@@ -70,16 +70,40 @@ def read_conformance(
         if verdict in ("fail", "error"):
             failed.append(f"{entry['id']} ({verdict})")
     catalogue = data.get("catalogue")
-    if not isinstance(catalogue, list) or not all(isinstance(i, str) for i in catalogue):
+    if not isinstance(catalogue, list) or not all(map(_is_id, catalogue)):
         raise InputError.at(path, None, "catalogue", "missing or not a list of invariant ids")
     selected = data.get("selection") is not None
     not_run = tuple(sorted((set(catalogue) | kit) - ran))
     return Conformance(len(data["invariants"]), tuple(failed), not_run, selected)
 
 
+def _is_id(value: Any) -> bool:
+    """A string that is text: no lone surrogate (JSON's ``"\\ud800"``), which no summary
+    can be written with."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _same(theirs: Any, ours: Any) -> bool:
+    """Equal as JSON values: Python's ``==``, except that a boolean is not a number (``1 ==
+    True`` would take a report's garbage for the implementation's capabilities)."""
+    if isinstance(theirs, dict) and isinstance(ours, Mapping):
+        return theirs.keys() == ours.keys() and all(_same(theirs[k], ours[k]) for k in ours)
+    if isinstance(theirs, list) and isinstance(ours, list | tuple):
+        return len(theirs) == len(ours) and all(map(_same, theirs, ours))
+    if isinstance(theirs, bool) or isinstance(ours, bool):
+        return type(theirs) is type(ours) and theirs == ours
+    return not isinstance(theirs, dict | list) and theirs == ours
+
+
 def _mismatch(theirs: Any, ours: Mapping[str, Any]) -> str:
     if isinstance(theirs, dict) and theirs.get("spec") == ours.get("spec"):
-        keys = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+        keys = sorted(k for k in set(theirs) | set(ours) if not _same(theirs.get(k), ours.get(k)))
         return (
             f"{', '.join(keys)} of {ours.get('spec')!r} differ from the current run's: "
             "run conform on the system gated"

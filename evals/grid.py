@@ -1,28 +1,20 @@
-"""The evaluation grid: which settings a run sweeps, read from a TOML file.
+"""The evaluation grid: which settings a run sweeps, and how they expand.
 
 A grid names index settings (chunking x embedder: one index each), retrieval settings
 (mode x ``rrf_k`` x rerank x ``candidate_limit``: answered from the index's first stage)
 and grounding thresholds (``min_overlap``: applied to the verdicts of each retrieval).
 ``rrf_k`` only matters to hybrid fusion, so lexical and dense settings are not repeated
-for every ``rrf_k``. The packaged ``grids/default.toml`` holds every default; a user's
-file overrides it key by key, and anything it does not know is an error naming the line.
+for every ``rrf_k``. Each retrieval setting has a stable :attr:`RetrievalSetting.id`, the
+key reports and the gate match settings by. A grid is read from a TOML file by
+:mod:`ragward.evals.grid_file`, its values checked by :mod:`ragward.evals.grid_checks`.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
-
-from ragward.conformance.records import MODES
-from ragward.errors import InputError
-from ragward.evals.measures import parse_measures
-from ragward.parsing import Unparsable, parse_toml
 
 __all__ = [
     "NO_RERANK",
@@ -31,32 +23,10 @@ __all__ = [
     "Grid",
     "IndexSetting",
     "RetrievalSetting",
-    "default_grid",
-    "load_grid",
 ]
-
-_SCHEMA: dict[str, dict[str, type] | type] = {
-    "name": str,
-    "split": str,
-    "depth": int,
-    "measures": list,
-    "grounding_depth": int,
-    "index": {"chunking": list, "embedder": list},
-    "retrieval": {"mode": list, "rrf_k": list, "rerank": list, "candidate_limit": list},
-    "grounding": {"min_overlap": list},
-}
-
 
 #: The label of an index the implementation built its own way (no index settings passed).
 OWN_INDEX = "own"
-
-#: The largest count a grid may give (a depth, a chunk size, a candidate limit): a 32-bit
-#: integer, far beyond any useful value, so a typo is refused at load, not in numpy.
-COUNT_MAX = 2**31 - 1
-#: The largest ``rrf_k``. Fusion ranks by ``1 / (k + rank)``: beyond about 10**8 the
-#: scores of nearby ranks are equal in float64 and every fused list is a tie, and long
-#: before that the ranking is the sum of ranks' whatever ``k``.
-RRF_K_MAX = 1_000_000.0
 
 
 @dataclass(frozen=True)
@@ -191,201 +161,12 @@ class Grid:
         }
 
 
-def default_grid() -> Grid:
-    """The packaged default grid (the bundled set's)."""
-    return _parse(_default_data(), "default.toml", "")
-
-
-def load_grid(path: str | Path) -> Grid:
-    """The default grid with ``path``'s keys laid over it; errors name file, line and key."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-        text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise InputError.at(path, None, None, "grid file not found") from None
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        raise InputError.at(path, line, None, "not UTF-8 text") from None
-    except OSError as error:
-        raise InputError.at(path, None, None, f"cannot read grid file ({error})") from None
-    try:
-        data = parse_toml(text)
-    except Unparsable as error:
-        raise InputError.at(path, error.line, None, f"not valid TOML: {error}") from None
-    merged = _default_data()
-    for key, value in data.items():
-        if key not in _SCHEMA:
-            raise InputError.at(path, _line_of(text, key), key, f"unknown key; known: {_known()}")
-        expected = _SCHEMA[key]
-        if isinstance(expected, dict):
-            if not isinstance(value, dict):
-                raise InputError.at(path, _line_of(text, key), key, "must be a table")
-            for sub in value:
-                if sub not in expected:
-                    raise InputError.at(
-                        path,
-                        _line_of(text, sub),
-                        f"{key}.{sub}",
-                        f"unknown key; known: {', '.join(expected)}",
-                    )
-            merged[key] = {**merged[key], **value}
-        else:
-            merged[key] = value
-    return _parse(merged, path, text)
-
-
-def _default_data() -> dict[str, Any]:
-    source = resources.files("ragward.evals").joinpath("grids/default.toml")
-    return tomllib.loads(source.read_text(encoding="utf-8"))
-
-
-def _parse(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
-    def fail(key: str, problem: str) -> InputError:
-        return InputError.at(path, _line_of(text, key.rpartition(".")[2]), key, problem)
-
-    def values(table: str, key: str, kind: type, check: Any, what: str) -> tuple[Any, ...]:
-        raw = data[table][key] if table else data[key]
-        name = f"{table}.{key}" if table else key
-        if not isinstance(raw, list) or not raw:
-            raise fail(name, f"must be a non-empty list of {what}")
-        for item in raw:
-            if kind is float and isinstance(item, int) and not isinstance(item, bool):
-                if abs(item) > 2**64:  # float() of a longer one overflows
-                    raise fail(name, f"{_shown(item)} is not {what}")
-                item = float(item)
-            if not isinstance(item, kind) or (kind is not bool and isinstance(item, bool)):
-                raise fail(name, f"{_shown(item)} is not {what}")
-            if not check(item):
-                raise fail(name, f"{_shown(item)} is not {what}")
-        if len(set(raw)) != len(raw):
-            raise fail(name, "lists a value twice")
-        return tuple(float(v) if kind is float else v for v in raw)
-
-    for key in ("name", "split"):
-        if not isinstance(data[key], str) or not re.fullmatch(r"[A-Za-z0-9._-]+", data[key]):
-            raise fail(key, f"{_shown(data[key])} must be a word of letters, digits, '.', '_', '-'")
-    for key in ("depth", "grounding_depth"):
-        if not _count(data[key], 1):
-            raise fail(key, f"{_shown(data[key])} must be an integer >= 1 and <= {COUNT_MAX}")
-    named = values("", "measures", str, lambda m: bool(m), "measure names")
-    try:
-        measures = tuple(dict.fromkeys(m.name for m in parse_measures(named)))
-    except InputError as error:
-        raise fail("measures", str(error)) from None
-    chunkings = data["index"]["chunking"]
-    if not isinstance(chunkings, list) or not chunkings:
-        raise fail("index.chunking", "must be a non-empty list of {max_tokens, overlap_tokens}")
-    sizes: list[tuple[int, int, int | None, int]] = []
-    lexical_keys = {"lexical_max_tokens", "lexical_overlap_tokens"}
-    for item in chunkings:
-        keys = set(item) if isinstance(item, dict) else set()
-        if not keys or not {"max_tokens", "overlap_tokens"} <= keys <= {
-            "max_tokens",
-            "overlap_tokens",
-            *lexical_keys,
-        }:
-            raise fail(
-                "index.chunking",
-                f"{_shown(item)} must be {{max_tokens = N, overlap_tokens = M}}, optionally with "
-                "lexical_max_tokens and lexical_overlap_tokens",
-            )
-        pairs = [(item["max_tokens"], item["overlap_tokens"])]
-        if "lexical_max_tokens" in item:
-            pairs.append((item["lexical_max_tokens"], item.get("lexical_overlap_tokens", 0)))
-        elif "lexical_overlap_tokens" in item:
-            raise fail(
-                "index.chunking", f"{_shown(item)}: lexical_overlap_tokens needs lexical_max_tokens"
-            )
-        for size, overlap in pairs:
-            if not (_count(size, 1) and _count(overlap, 0) and overlap < size):
-                raise fail(
-                    "index.chunking",
-                    f"{_shown(item)} needs integers with 0 <= overlap < max <= {COUNT_MAX}",
-                )
-        lexical = pairs[1] if len(pairs) > 1 else (None, 0)
-        sizes.append((*pairs[0], *lexical))
-    if len(set(sizes)) != len(sizes):
-        raise fail("index.chunking", "lists a chunking twice")
-    embedders = values("index", "embedder", str, lambda e: bool(e), "embedder names")
-    modes = values("retrieval", "mode", str, lambda m: m in MODES, f"one of {', '.join(MODES)}")
-    return Grid(
-        name=data["name"],
-        split=data["split"],
-        depth=data["depth"],
-        measures=measures,
-        grounding_depth=data["grounding_depth"],
-        indexes=tuple(IndexSetting(s, o, e, ls, lo) for (s, o, ls, lo) in sizes for e in embedders),
-        modes=modes,
-        rrf_ks=values(
-            "retrieval",
-            "rrf_k",
-            float,
-            lambda k: 0 < k <= RRF_K_MAX,  # NaN and infinity are neither
-            f"a number > 0 and <= {RRF_K_MAX:.0f}",
-        ),
-        reranks=_rerankers(data["retrieval"]["rerank"], fail),
-        candidate_limits=values(
-            "retrieval",
-            "candidate_limit",
-            int,
-            lambda n: 1 <= n <= COUNT_MAX,
-            f"an integer >= 1 and <= {COUNT_MAX}",
-        ),
-        min_overlaps=values(
-            "grounding", "min_overlap", float, lambda m: 0.0 < m <= 1.0, "a number in (0, 1]"
-        ),
-    )
-
-
-def _rerankers(raw: Any, fail: Any) -> tuple[str, ...]:
-    """``retrieval.rerank``: reranker names, or booleans (false: ``none``; true: the
-    system's own reranker, ``default``)."""
-    what = "a reranker name (none, default, lexical-overlap, minilm, ...) or true/false"
-    if not isinstance(raw, list) or not raw:
-        raise fail("retrieval.rerank", f"must be a non-empty list of {what}")
-    names: list[str] = []
-    for item in raw:
-        if isinstance(item, bool):
-            names.append(OWN_RERANKER if item else NO_RERANK)
-        elif isinstance(item, str) and re.fullmatch(r"[a-z0-9][a-z0-9._-]*", item):
-            names.append(item)
-        else:
-            raise fail("retrieval.rerank", f"{_shown(item)} is not {what}")
-    if len(set(names)) != len(names):
-        raise fail("retrieval.rerank", "lists a reranker twice")
-    return tuple(names)
-
-
-def _count(value: object, minimum: int) -> bool:
-    """Whether ``value`` is an integer (not a boolean) from ``minimum`` to COUNT_MAX."""
-    return isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= COUNT_MAX
-
-
-def _shown(value: object) -> str:
-    """``repr(value)`` for a message, cut when long (a list or number of any size)."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge integer"
-    return text if len(text) <= 80 else text[:70] + "..."
-
-
 def _chunking_data(index: IndexSetting) -> dict[str, int | None]:
     data = {"max_tokens": index.max_tokens, "overlap_tokens": index.overlap_tokens}
     if index.lexical_max_tokens is not None:
         data["lexical_max_tokens"] = index.lexical_max_tokens
         data["lexical_overlap_tokens"] = index.lexical_overlap_tokens
     return data
-
-
-def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*(\[+\s*)?{re.escape(key)}\b")
-    for number, line in enumerate(text.splitlines(), start=1):
-        if pattern.match(line):
-            return number
-    return None
-
-
-def _known() -> str:
-    return ", ".join(_SCHEMA)
 
 
 def _number(value: float | None) -> str:

@@ -22,22 +22,30 @@ overwritten, never served. How the file is opened, and why no fault costs a vali
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ragward.errors import RagwardError
-from ragward.models.cache_file import BUSY_SECONDS, FILE, faults, open_cache
+from ragward.models.cache_file import (
+    BUSY_SECONDS,
+    FILE,
+    CacheFault,
+    Damaged,
+    faults,
+    file_id,
+    open_cache,
+    start_again,
+)
 from ragward.reference.embedding import Embedder
 
 __all__ = [
@@ -51,6 +59,9 @@ __all__ = [
 
 #: The environment variable naming the cache directory (``--cache DIR`` wins over it).
 CACHE_ENV = "RAGWARD_CACHE"
+
+T = TypeVar("T")
+Vector = npt.NDArray[np.float32]
 
 _LOOKUP_BATCH = 500  # keys per SELECT: well under SQLite's bound-parameter limit
 
@@ -122,21 +133,40 @@ class EmbeddingCache:
                     f"name a writable directory with --cache or ${CACHE_ENV}"
                 ) from None
             self._connection = open_cache(self.path, self.busy_seconds)
+            self._local.opened = file_id(self.path)
         return self._connection
 
-    def _faults(self) -> contextlib.AbstractContextManager[None]:
-        """SQLite's errors as one line naming the cache (:func:`cache_file.faults`)."""
-        return faults(self.path, self.busy_seconds)
+    def _use(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` on this thread's connection, SQLite's errors as one line naming the cache
+        (:func:`cache_file.faults`). A cache found damaged meanwhile is set aside as at open
+        and ``work`` done again on a new one, which lacks what it looks for: the run goes
+        on, computing those vectors again."""
+        connection = self._connect()
+        try:
+            with faults(self.path, self.busy_seconds):
+                return work(connection)
+        except Damaged as error:
+            self._connection = None
+            start_again(self.path, connection, self._local.opened, error)
+        connection = self._connect()
+        try:
+            with faults(self.path, self.busy_seconds):
+                return work(connection)
+        except Damaged:  # damaged again at once: another process is writing garbage there
+            raise CacheFault(
+                f"embedding cache {self.path} was damaged again as soon as it was started "
+                "anew; name another directory with --cache"
+            ) from None
 
     def get(
         self, model: str, keys: Sequence[bytes], dimensions: int
     ) -> tuple[dict[bytes, npt.NDArray[np.float32]], int]:
         """The stored vectors among ``keys``, and how many stored entries were corrupt
         (wrong size or digest): those are left out, so the caller recomputes them."""
-        found: dict[bytes, npt.NDArray[np.float32]] = {}
-        corrupt = 0
-        connection = self._connect()
-        with self._faults():
+
+        def read(connection: sqlite3.Connection) -> tuple[dict[bytes, Vector], int]:
+            found: dict[bytes, Vector] = {}
+            corrupt = 0
             for rows in self._lookups(connection, model, keys):
                 for key, dims, digest, data in rows:
                     if (
@@ -148,7 +178,9 @@ class EmbeddingCache:
                         corrupt += 1
                         continue
                     found[bytes(key)] = np.frombuffer(data, dtype="<f4")
-        return found, corrupt
+            return found, corrupt
+
+        return self._use(read)
 
     @staticmethod
     def _lookups(
@@ -168,37 +200,36 @@ class EmbeddingCache:
         for key, vector in entries:
             data = np.ascontiguousarray(vector, dtype="<f4").tobytes()
             rows.append((model, key, int(vector.shape[0]), _digest(data), data))
-        with self._transaction() as connection:
-            connection.executemany(
-                "INSERT OR REPLACE INTO vectors (model, key, dims, digest, data) "
-                "VALUES (?, ?, ?, ?, ?)",
-                rows,
-            )
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        connection = self._connect()
-        with self._faults():
+        def write(connection: sqlite3.Connection) -> None:
             connection.execute("BEGIN IMMEDIATE")  # waits busy_seconds for another writer
             try:
-                yield connection
+                connection.executemany(
+                    "INSERT OR REPLACE INTO vectors (model, key, dims, digest, data) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    rows,
+                )
             except BaseException:
                 if connection.in_transaction:  # SQLite may have rolled back already (disk full)
                     connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
 
+        self._use(write)
+
     def count(self, model: str | None = None) -> int:
         """Entries stored, for one model or for all."""
-        connection = self._connect()
-        with self._faults():
+
+        def counted(connection: sqlite3.Connection) -> int:
             if model is None:
                 row = connection.execute("SELECT COUNT(*) FROM vectors").fetchone()
             else:
                 row = connection.execute(
                     "SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)
                 ).fetchone()
-        return int(row[0])
+            return int(row[0])
+
+        return self._use(counted)
 
     def close(self) -> None:
         if self._connection is not None:

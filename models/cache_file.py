@@ -9,7 +9,8 @@ A valid cache can hold an hour of model encoding, so no fault may cost it:
   (nothing is written to it before it is known to be ragward's: not its journal mode,
   not a table, not its ``user_version``);
 * a file that is not a database, or a damaged one, is moved aside whole (its bytes kept
-  beside it) and a new cache started;
+  beside it) and a new cache started, whether it is found so at open or in the middle of a
+  run (:func:`start_again`: the run goes on, computing what the new cache lacks);
 * a cache another process holds locked is waited for (SQLite's busy handler, at most
   ``busy_seconds``), then refused in one line naming the file and, where the system says,
   the process holding it; never taken for a damaged file;
@@ -28,7 +29,17 @@ from pathlib import Path
 
 from ragward.errors import RagwardError
 
-__all__ = ["BUSY_SECONDS", "FILE", "VERSION", "CacheFault", "faults", "open_cache"]
+__all__ = [
+    "BUSY_SECONDS",
+    "FILE",
+    "VERSION",
+    "CacheFault",
+    "Damaged",
+    "faults",
+    "file_id",
+    "open_cache",
+    "start_again",
+]
 
 FILE = "embeddings.sqlite3"
 VERSION = 1  # PRAGMA user_version of the layout below
@@ -61,29 +72,51 @@ class CacheFault(RagwardError):
     """The cache cannot be used as it is; the message names the file and what to do."""
 
 
-class _Damaged(Exception):
-    """The file is not a database, or a damaged one."""
+class Damaged(Exception):
+    """The file is not a database, or a damaged one: to be set aside, never a verdict."""
 
 
 def open_cache(path: Path, busy_seconds: float = BUSY_SECONDS) -> sqlite3.Connection:
     """A connection to the cache at ``path`` (made there if new), or a :class:`CacheFault`."""
     try:
         return _open(path, busy_seconds)
-    except _Damaged:
-        _set_aside(path)
+    except Damaged:
+        _set_aside(path, "was not a readable cache database")
     try:
         return _open(path, busy_seconds)
-    except _Damaged:  # damaged again at once: another process is writing garbage there
+    except Damaged:  # damaged again at once: another process is writing garbage there
         raise CacheFault(
             f"embedding cache {path} is not a database; name another directory with --cache"
         ) from None
 
 
+def start_again(
+    path: Path, connection: sqlite3.Connection, opened: tuple[int, int] | None, error: Damaged
+) -> None:
+    """A cache found damaged in the middle of a run (a page read back as garbage): close
+    the connection and set the file aside as one found damaged at open, unless it is no
+    longer the file ``opened`` (:func:`file_id`; another process set it aside already and
+    may have started a new one). The caller then opens the cache again."""
+    with contextlib.suppress(sqlite3.Error):
+        connection.close()
+    if opened is not None and file_id(path) == opened:
+        _set_aside(path, f"was found damaged during the run (SQLite: {error})")
+
+
+def file_id(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (device and inode), to tell it from one put there since."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _open(path: Path, busy_seconds: float) -> sqlite3.Connection:
-    with faults(path, busy_seconds, opening=True):
+    with faults(path, busy_seconds):
         connection = sqlite3.connect(path, timeout=busy_seconds, isolation_level=None)
     try:
-        with faults(path, busy_seconds, opening=True):
+        with faults(path, busy_seconds):
             version, tables = _layout(connection)
             if not tables and version == 0:
                 _make(connection)
@@ -134,25 +167,25 @@ def _check(path: Path, version: int, tables: set[str]) -> None:
     )
 
 
-def _set_aside(path: Path) -> None:
+def _set_aside(path: Path, what: str) -> None:
     """Move a file that is not a database out of the way, whole (another run may have
-    done it already), so the cache starts again empty instead of failing every run."""
+    done it already), so the cache starts again empty instead of failing every run; one
+    line says ``what`` was wrong with it."""
     aside = path.with_name(f"{FILE}.corrupt-{os.getpid()}-{time.time_ns()}")
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     print(
-        f"ragward: embedding cache {path} was not a readable cache database; "
-        f"moved it to {aside.name} and started a new one",
+        f"ragward: embedding cache {path} {what}; moved it to {aside.name} and started a new one",
         file=sys.stderr,
     )
 
 
 @contextlib.contextmanager
-def faults(path: Path, busy_seconds: float, *, opening: bool = False) -> Iterator[None]:
-    """SQLite's errors in the block as one-line :class:`CacheFault`\\ s; while
-    ``opening``, a damaged file is :class:`_Damaged`, for :func:`open_cache` to set aside
-    (found later, in the middle of a run, it is left for the user to move)."""
+def faults(path: Path, busy_seconds: float) -> Iterator[None]:
+    """SQLite's errors in the block as one-line :class:`CacheFault`\\ s, but a damaged
+    file as :class:`Damaged`, to be set aside (at open by :func:`open_cache`, in the
+    middle of a run by the cache, with :func:`start_again`)."""
     try:
         yield
     except (sqlite3.ProgrammingError, sqlite3.IntegrityError, sqlite3.InterfaceError):
@@ -160,13 +193,8 @@ def faults(path: Path, busy_seconds: float, *, opening: bool = False) -> Iterato
     except sqlite3.DatabaseError as error:
         code = getattr(error, "sqlite_errorcode", -1) & 0xFF
         damaged = code in _DAMAGED or (code == 0xFF and "not a database" in str(error))
-        if damaged and opening:
-            raise _Damaged(str(error)) from None
         if damaged:
-            raise CacheFault(
-                f"embedding cache {path} is damaged (SQLite: {error}); move it away and "
-                "ragward starts a new one"
-            ) from None
+            raise Damaged(str(error)) from None
         raise CacheFault(_problem(path, code, error, busy_seconds)) from None
 
 

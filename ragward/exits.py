@@ -9,8 +9,9 @@ code   meaning
        contract; one line on stderr naming what is wrong and where
 3      an internal or environment failure (an unexpected exception): one line naming
        it; the traceback only with ``RAGWARD_DEBUG=1``
-130    interrupted (Ctrl-C, even if started with SIGINT ignored): at once, one line,
-       nothing half-written; a second Ctrl-C ends it at once (:mod:`ragward.interrupts`)
+130    interrupted (Ctrl-C): at once, one line, nothing half-written; a second Ctrl-C
+       ends it at once; a process started with SIGINT ignored (``nohup``, a script's
+       background job) keeps it ignored (:mod:`ragward.interrupts`)
 =====  =============================================================================
 
 The reader of the output never changes the code: ``ragward gate ... | head -n 1`` exits

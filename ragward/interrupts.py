@@ -1,13 +1,12 @@
 """Ctrl-C wins: every wait of a command ends within a second, in one line, exit 130.
 
-Three things kept an interrupt from winning:
+Two things kept an interrupt from winning, and one is deliberately left alone:
 
-* A process started with SIGINT ignored (a background job of a shell script, or a tool
-  that runs commands that way) inherits the ignoring, and Python then installs no
-  handler: ``ragward eval --external`` waited for its peer's call timeout and exited 2
-  with a timeout message. While a command runs, SIGINT is ours whatever the parent set
-  (:func:`interruptible`), as Go's ``signal.Notify`` makes it ours; the parent's
-  disposition is put back afterwards.
+* A process started with SIGINT ignored (``nohup``, a background job of a shell script,
+  a tool that runs commands that way) keeps it ignored, as POSIX has it: Ctrl-C at the
+  terminal is not meant for it, and it finishes its work (stop it with SIGTERM).
+  :func:`interruptible` and :func:`exit_at_once_on_interrupt` then change nothing; an
+  earlier version took SIGINT back, killing background jobs a script meant to keep.
 * Cleaning up after the interrupt waited politely: each peer was given a second to exit
   once its stdin closed. :func:`interrupted` tells the cleanup that the user is waiting;
   a peer is then killed at once (its process group, which holds anything it started).
@@ -29,6 +28,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 
 __all__ = [
+    "deferred",
     "exit_at_once_on_interrupt",
     "interrupted",
     "interruptible",
@@ -75,10 +75,14 @@ def _exit_now(signum: int, frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def interruptible() -> Iterator[None]:
-    """SIGINT raises :class:`KeyboardInterrupt` in the block (even if the process was
-    started with it ignored) and marks the process :func:`interrupted`; the previous
-    handler is put back after. Outside the main thread, nothing changes (only it can)."""
-    if threading.current_thread() is not threading.main_thread():
+    """SIGINT raises :class:`KeyboardInterrupt` in the block and marks the process
+    :func:`interrupted`; the previous handler is put back after. Where SIGINT is ignored
+    (inherited so: see the module's docstring), or outside the main thread (only it can
+    handle signals), nothing changes."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
         yield
         return
     _STATE["interrupted"] = False
@@ -90,11 +94,34 @@ def interruptible() -> Iterator[None]:
         signal.signal(signal.SIGINT, _exit_now if _STATE["process_command"] else before)
 
 
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """SIGINT arriving in the block is acted on when the block ends, as it would have been
+    at its start: for a few lines that must not be cut in two, such as a child process
+    started and recorded for its cleanup (an interrupt between the two would orphan it).
+    Outside the main thread, or with SIGINT not handled by Python, nothing changes."""
+    handler = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(handler):
+        yield
+        return
+    pending: list[tuple[int, FrameType | None]] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pending.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        for signum, frame in pending:  # a second one ends the process, as it would have
+            handler(signum, frame)
+
+
 def exit_at_once_on_interrupt() -> None:
     """Mark the command about to run as the process's own (``python -m ragward``, the
     ``ragward`` script): once it has returned, Ctrl-C stops every child process ragward
     started and ends the process with exit 130 without running anything more, for the
-    interpreter's shutdown, which a second Ctrl-C must not turn into a traceback."""
-    _STATE["process_command"] = True
-    if threading.current_thread() is threading.main_thread():
+    interpreter's shutdown, which a second Ctrl-C must not turn into a traceback. A
+    process started with SIGINT ignored keeps it ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        _STATE["process_command"] = True
         signal.signal(signal.SIGINT, _exit_now)

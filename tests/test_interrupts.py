@@ -2,11 +2,14 @@
 (issue 30, defect 3).
 
 Each case is a real process sent SIGINT while it waits on an implementation that hangs
-(a wire peer, an in-process adapter). On main, a process started with SIGINT ignored (a
-background job of a script) waited for the call timeout: ``eval --external`` exited 2
-with a timeout message, ``conform`` printed a verdict a minute later; a second Ctrl-C
-during the exit printed a traceback. The deadline asserted is 5 s, generous for a loaded
-machine; the latency measured is printed (``-s``), about 0.05 s on an idle one.
+(a wire peer, an in-process adapter). On main, after Ctrl-C a peer was given a second to
+exit, and a second Ctrl-C during the exit printed a traceback. The deadline asserted is
+5 s, generous for a loaded machine; the latency measured is printed (``-s``), about 0.05 s
+on an idle one.
+
+A process started with SIGINT ignored (``nohup``, a background job of a non-interactive
+shell) keeps it ignored, as POSIX has it, and finishes its work: a version of issue 30's
+fix took SIGINT back from such a parent and ended those jobs with exit 130.
 """
 
 from __future__ import annotations
@@ -20,20 +23,38 @@ from pathlib import Path
 
 import pytest
 
+from ragward.interrupts import deferred
 from tests.commands import write_inputs
 from tests.wrapped_reference import wrapped_reference
 
 pytestmark = pytest.mark.slow
 
-#: A wire peer serving the reference, whose retrieve writes its pid to a file and hangs.
+#: What the hanging verbs share: they wait until the file ``$RELEASE`` names exists.
+_WAIT = """import os, sys, time
+from pathlib import Path
+
+
+def _wait():
+    release = os.environ.get("RELEASE")
+    for _ in range(72_000):
+        if release and os.path.exists(release):
+            return
+        time.sleep(0.05)
+
+
+"""
+
+#: A wire peer serving the reference, whose retrieve writes its pid to a file and hangs
+#: (until the file ``$RELEASE`` names exists, where it is set).
 PEER = wrapped_reference(
     "hanging",
     """
     with open(sys.argv[1], "w") as marker:
         marker.write(str(os.getpid()))
-    time.sleep(3600)
+    _wait()
+    return self.inner.retrieve(*args, **kwargs)
     """,
-    imports="import os, sys, time\n",
+    imports=_WAIT,
     peer=True,
 )
 
@@ -42,9 +63,10 @@ IMPL = wrapped_reference(
     "hanging",
     """
     Path(os.environ["HANG_MARKER"]).write_text(str(os.getpid()))
-    time.sleep(3600)
+    _wait()
+    return self.inner.retrieve(*args, **kwargs)
     """,
-    imports="import os, sys, time\nfrom pathlib import Path\n",
+    imports=_WAIT,
 )
 
 DEADLINE = 5.0  # seconds from SIGINT to exit; about 0.05 s is typical
@@ -66,7 +88,7 @@ def _argv(command: str, way: str, tmp_path: Path) -> list[str]:
 
 
 def _interrupt(
-    argv: list[str], tmp_path: Path, *, ignored: bool, times: int = 1
+    argv: list[str], tmp_path: Path, *, ignored: bool = False, times: int = 1
 ) -> tuple[int, str, float, int]:
     """Run ``ragward ARGV`` until it waits on the implementation, send it ``times``
     SIGINTs 50 ms apart (to its process group, as a terminal does); its exit code, stderr,
@@ -128,14 +150,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("ignored", [False, True], ids=["sigint", "sigint-ignored-by-parent"])
 @pytest.mark.parametrize(("command", "way"), CASES)
 def test_ctrl_c_while_waiting_on_an_implementation_is_exit_130_at_once(
-    tmp_path: Path, command: str, way: str, ignored: bool
+    tmp_path: Path, command: str, way: str
 ) -> None:
-    code, err, latency, waited_on = _interrupt(
-        _argv(command, way, tmp_path), tmp_path, ignored=ignored
-    )
+    code, err, latency, waited_on = _interrupt(_argv(command, way, tmp_path), tmp_path)
     print(f"{command} {way}: exit {code} {latency:.2f} s after SIGINT")
     assert code == 130, err
     assert err.splitlines()[-1] == f"ragward {command}: interrupted"
@@ -146,14 +165,57 @@ def test_ctrl_c_while_waiting_on_an_implementation_is_exit_130_at_once(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(("command", "way"), [("conform", "impl"), ("conform", "peer"),
+                                              ("eval", "peer")])  # fmt: skip
+def test_a_process_started_with_sigint_ignored_keeps_it_ignored(
+    tmp_path: Path, command: str, way: str
+) -> None:
+    """``nohup ragward ...`` or ``ragward ... &`` in a script: SIGINT (to the whole
+    process group, the peer too) changes nothing; the command finishes its work."""
+    marker, release = tmp_path / "waiting", tmp_path / "release"
+
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ragward", *_argv(command, way, tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "HANG_MARKER": str(marker), "RELEASE": str(release)},
+        start_new_session=True,
+        preexec_fn=ignore_sigint,
+    )
+    try:
+        started = time.monotonic()
+        while not (marker.exists() and marker.read_text()):
+            assert process.poll() is None, process.communicate()[1]
+            assert time.monotonic() - started < 120, "the implementation was never called"
+            time.sleep(0.05)
+        for _ in range(3):
+            os.killpg(process.pid, signal.SIGINT)
+            time.sleep(0.2)
+        assert process.poll() is None  # still at work
+        release.touch()
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "interrupted" not in err
+    assert "Traceback" not in err
+    if command == "eval":
+        assert (tmp_path / "out" / "results.json").is_file()
+
+
 @pytest.mark.parametrize("times", [2, 5])
 @pytest.mark.parametrize("command", ["conform", "eval"])
 def test_more_ctrl_c_during_the_exit_print_no_traceback(
     tmp_path: Path, command: str, times: int
 ) -> None:
-    code, err, latency, peer = _interrupt(
-        _argv(command, "peer", tmp_path), tmp_path, ignored=False, times=times
-    )
+    code, err, latency, peer = _interrupt(_argv(command, "peer", tmp_path), tmp_path, times=times)
     print(f"{command} x{times}: exit {code} {latency:.2f} s after the first SIGINT")
     # 130, or killed by SIGINT (what a shell shows as 130) when the last one lands after
     # the interpreter gave SIGINT back to the system
@@ -166,3 +228,31 @@ def test_more_ctrl_c_during_the_exit_print_no_traceback(
     while not _gone(peer) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _gone(peer)
+
+
+def test_deferred_acts_on_sigint_when_the_block_ends() -> None:
+    """An interrupt inside :func:`deferred` is handled once the block has finished (a
+    child process started and recorded), by the handler that was there before it."""
+    seen: list[str] = []
+
+    def handler(signum: int, frame: object) -> None:
+        seen.append("handled")
+        raise KeyboardInterrupt
+
+    def interrupted_block() -> None:
+        with deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the signal has arrived by now; handling it is put off
+            seen.append("block done")
+
+    before = signal.signal(signal.SIGINT, handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            interrupted_block()
+        assert seen == ["block done", "handled"]
+        assert signal.getsignal(signal.SIGINT) is handler
+        with deferred():
+            seen.clear()
+        assert seen == []  # no interrupt, nothing handled
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -144,7 +144,7 @@ def prepare(
     started for ``--external`` are stopped when ``stack`` closes."""
     from ragward.datasets import bundled
     from ragward.evals.datasets import load_dataset
-    from ragward.evals.grid import default_grid, load_grid
+    from ragward.evals.grid_file import default_grid, load_grid
     from ragward.evals.grid_size import check_settings
 
     use_cache(args.cache)

@@ -28,7 +28,7 @@ from ragward.datasets import bundled
 from ragward.engines.reference import reference_factory
 from ragward.errors import InvalidArgument
 from ragward.evals.datasets import load_dataset
-from ragward.evals.grid import default_grid
+from ragward.evals.grid_file import default_grid
 from ragward.evals.runner import GridOutcome, run_grid
 
 KEYS = [(f"c{i}", f"d{i}", 1) for i in range(12)]

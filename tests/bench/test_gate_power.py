@@ -27,7 +27,7 @@ from ragward.datasets import bundled
 from ragward.engines.reference import reference_factory
 from ragward.evals.datasets import load_dataset
 from ragward.evals.gate import compare
-from ragward.evals.grid import default_grid
+from ragward.evals.grid_file import default_grid
 from ragward.evals.runner import run_grid
 
 

@@ -15,7 +15,8 @@ from ragward.conformance.contract import Capabilities
 from ragward.errors import AdapterError
 from ragward.evals.datasets import load_dataset
 from ragward.evals.fingerprints import data_fingerprints, digest, grid_fingerprint, models_of
-from ragward.evals.grid import Grid, IndexSetting, default_grid
+from ragward.evals.grid import Grid, IndexSetting
+from ragward.evals.grid_file import default_grid
 
 from .dataset_files import BASE, write_dataset, write_lines
 

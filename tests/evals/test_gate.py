@@ -400,6 +400,12 @@ def test_a_partial_report_fails_unless_allowed(
         ),
         ({"schema": 1}, "written by an earlier ragward conform"),
         ({"catalogue": None}, "catalogue"),
+        # found by tests/test_fuzz_hostile_json.py: 1 == True let these pass as the run's
+        (
+            {"fingerprints": {"implementation": dict(IMPLEMENTATION, index_settings_passed=1)}},
+            "index_settings_passed of 'ragward.engines.reference:reference_factory' differ",
+        ),
+        ({"schema": 2.0, "catalogue": ["\ud800"]}, "field 'catalogue'"),
     ],
 )
 def test_a_report_of_another_system_or_layout_is_refused(
@@ -419,6 +425,35 @@ def test_an_unknown_verdict_is_refused(tmp_path: Path, capsys: pytest.CaptureFix
     capsys.readouterr()
     assert _gated_with(tmp_path, report) == 2
     assert "'skipped' is not a verdict" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("verdict", [["pass"], {"pass": 1}, None, 1])
+def test_a_verdict_that_is_not_a_string_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verdict: Any
+) -> None:
+    """Found by tests/test_fuzz_hostile_json.py: a list or an object was exit 3."""
+    from ragward.api import _kit
+
+    report = _report(tmp_path, {sorted(_kit())[0]: verdict})
+    capsys.readouterr()
+    assert _gated_with(tmp_path, report) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "is not a verdict" in err
+
+
+def test_an_invariant_id_that_is_not_text_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An id with a lone surrogate (JSON's "\\ud800") failed the gate, then was exit 3
+    writing the summary that names it."""
+    report = _report(tmp_path, {})
+    data = json.loads(report.read_text())
+    data["invariants"].append({"id": "\ud800", "verdict": "fail"})
+    report.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert _gated_with(tmp_path, report) == 2
+    assert f"field 'invariants[{len(data['invariants']) - 1}].id'" in capsys.readouterr().err
 
 
 def test_tolerance_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ragward.errors import InputError
-from ragward.evals.grid import default_grid, load_grid
+from ragward.evals.grid_file import default_grid, load_grid
 
 
 def _grid(tmp_path: Path, text: str) -> Path:

@@ -19,7 +19,8 @@ import pytest
 
 from ragward.conformance.records import Asker, Doc
 from ragward.errors import InputError
-from ragward.evals.grid import COUNT_MAX, default_grid, load_grid
+from ragward.evals.grid_checks import COUNT_MAX
+from ragward.evals.grid_file import default_grid, load_grid
 from ragward.evals.grid_size import (
     MAX_SETTINGS,
     memory_estimate,

@@ -18,7 +18,8 @@ from ragward.conformance.invariant import REGISTRY, catalogue
 from ragward.engines.reference import reference_factory
 from ragward.evals.api import evaluate
 from ragward.evals.datasets import load_dataset
-from ragward.evals.grid import NO_RERANK, default_grid
+from ragward.evals.grid import NO_RERANK
+from ragward.evals.grid_file import default_grid
 from tests.commands import first_invariant
 from tests.evals.dataset_files import write_dataset
 from tests.evals.grids import grid_toml
