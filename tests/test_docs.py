@@ -310,3 +310,41 @@ def test_the_reference_page_example_prints_what_it_says() -> None:
     printed: list[str] = []
     exec(block, {"print": lambda *args: printed.append(" ".join(map(str, args)))})
     assert printed == expected
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_kit_s_limits_on_the_pages_are_the_code_s() -> None:
+    from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT
+    from ragward.conformance.runner import PROFILES, SHRINK_BUDGETS, SHRINK_STEPS_PER_EXAMPLE
+    from ragward.conformance.wire_format import DEFAULT_TIMEOUT
+
+    kit = _flat((ROOT / "docs" / "conformance.md").read_text(encoding="utf-8"))
+    ci, thorough = PROFILES["ci"], PROFILES["thorough"]
+    steps = SHRINK_STEPS_PER_EXAMPLE
+    for said in (
+        f"| `ci` (default) | {ci} |",
+        f"| `thorough` | {thorough} |",
+        f"— {steps * ci} in `ci`, {steps * thorough} in `thorough` —",
+        f"at most {SHRINK_BUDGETS['ci']:g} or {SHRINK_BUDGETS['thorough']:g} seconds",
+        f"(default {DEFAULT_CALL_TIMEOUT:g};",
+        f"per-call timeout, default {DEFAULT_TIMEOUT:g})",
+    ):
+        assert said in kit, said
+    wire = _flat((ROOT / "docs" / "wire.md").read_text(encoding="utf-8"))
+    assert f"({DEFAULT_TIMEOUT:g} s by default" in wire
+
+
+def test_the_harness_s_and_the_model_s_limits_on_the_pages_are_the_code_s() -> None:
+    from ragward.evals.grid import COUNT_MAX
+    from ragward.evals.runner import BATCH_DOCS
+    from ragward.models.minilm import MAX_WORD_PIECES
+
+    evals = _flat((ROOT / "docs" / "evals.md").read_text(encoding="utf-8"))
+    assert f"in batches of {BATCH_DOCS} documents" in evals
+    assert COUNT_MAX == 2**31 - 1
+    assert "integers up to 2**31 - 1" in evals
+    models = _flat((ROOT / "docs" / "models.md").read_text(encoding="utf-8"))
+    assert f"the model's {MAX_WORD_PIECES} word pieces" in models
