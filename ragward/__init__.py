@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ragward.evals.api import Evaluation
     from ragward.evals.datasets import load_dataset
     from ragward.evals.gate import GateResult
-    from ragward.evals.grid import Grid, default_grid, load_grid
+    from ragward.evals.grid import Grid
+    from ragward.evals.grid_file import default_grid, load_grid
 
 __version__ = "0.1.0"
 
@@ -34,8 +35,8 @@ _HOME = {
     "compare": "ragward.api",
     "load_dataset": "ragward.evals.datasets",
     "Grid": "ragward.evals.grid",
-    "default_grid": "ragward.evals.grid",
-    "load_grid": "ragward.evals.grid",
+    "default_grid": "ragward.evals.grid_file",
+    "load_grid": "ragward.evals.grid_file",
     "Evaluation": "ragward.evals.api",
     "GateResult": "ragward.evals.gate",
     "Report": "ragward.conformance.runner",

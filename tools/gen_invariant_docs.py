@@ -1,4 +1,4 @@
-"""Regenerate the "Invariants" section of ``conformance/README.md`` from the registry.
+"""Regenerate the invariant catalogue, ``docs/invariants.md``, from the registry.
 
 Everything between ``<!-- invariants:start -->`` and ``<!-- invariants:end -->`` is
 rewritten from :data:`ragward.conformance.REGISTRY` (id, level, title, required
@@ -20,7 +20,7 @@ from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant
 from ragward.conformance.runner import FACTORY_NEEDS
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "conformance" / "README.md"
+PAGE = ROOT / "docs" / "invariants.md"
 START = "<!-- invariants:start -->"
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 END = "<!-- invariants:end -->"
@@ -38,13 +38,13 @@ def render(invariants: list[Invariant]) -> str:
         members = [inv for inv in ordered if inv.level == level]
         if not members:
             continue
-        lines += ["", f"### {level}", "", "| id | title | needs |", "| --- | --- | --- |"]
+        lines += ["", f"## {level}", "", "| id | title | needs |", "| --- | --- | --- |"]
         lines += [
             f"| [`{inv.id}`](#{_anchor(inv.id)}) | {_cell(inv.title)} | {_requires(inv)} |"
             for inv in members
         ]
         for inv in members:
-            lines += ["", f"#### {inv.id}", "", f"**{inv.title}** — needs {_requires(inv)}."]
+            lines += ["", f"### {inv.id}", "", f"**{inv.title}** — needs {_requires(inv)}."]
             lines += ["", _markdown(inv.doc)]
     return "\n".join(lines)
 
@@ -77,23 +77,23 @@ def rewrite(text: str, section: str) -> str:
     head, start, rest = text.partition(START)
     _, end, tail = rest.partition(END)
     if not start or not end:
-        raise SystemExit(f"{README}: markers {START} and {END} not found")
+        raise SystemExit(f"{PAGE}: markers {START} and {END} not found")
     return f"{head}{START}\n{section}\n{END}{tail}"
 
 
 def main(argv: list[str]) -> int:
-    current = README.read_text(encoding="utf-8")
+    current = PAGE.read_text(encoding="utf-8")
     wanted = rewrite(current, render(list(REGISTRY.values())))
     if argv == ["--check"]:
         if current != wanted:
-            print(f"{README.relative_to(ROOT)} is out of date: python tools/gen_invariant_docs.py")
+            print(f"{PAGE.relative_to(ROOT)} is out of date: python tools/gen_invariant_docs.py")
             return 1
         return 0
     if argv:
         print(__doc__)
         return 2
     if current != wanted:
-        README.write_text(wanted, encoding="utf-8")
+        PAGE.write_text(wanted, encoding="utf-8")
     return 0
 
 

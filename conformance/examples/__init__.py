@@ -1,3 +1,3 @@
-"""Worked examples of adapters; ``toy`` is the one ``conformance/README.md`` walks through."""
+"""Worked examples of adapters; ``toy`` is the one ``docs/adapters.md`` walks through."""
 
 __all__: list[str] = []

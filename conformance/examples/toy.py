@@ -1,4 +1,4 @@
-"""A toy retrieval layer and its adapter: the complete example of ``conformance/README.md``.
+"""A toy retrieval layer and its adapter: the complete example of ``docs/adapters.md``.
 
 :class:`ToyStore` stands for *your* system: an in-memory, brute-force, lexical-only
 retriever with its own API (no kit types in it). :class:`ToyAdapter` is what you write

@@ -71,7 +71,7 @@ def test_json_report_is_deterministic(capsys: pytest.CaptureFixture[str], tmp_pa
     assert set(entry["counterexample"]) == {"docs", "asker", "query"}
     assert entry["replay"].endswith(f"--replay {target} --invariant {LEAK_ID}")
     assert b"0x" not in runs[0]
-    # keys sorted at every level and indented by two, as conformance/README.md shows it
+    # keys sorted at every level and indented by two, as docs/conformance.md shows it
     text = runs[0].decode("utf-8")
     assert text == json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 

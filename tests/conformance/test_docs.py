@@ -1,4 +1,5 @@
-"""``conformance/README.md`` documents every invariant, generated from the registry."""
+"""The kit's pages: ``docs/invariants.md`` documents every invariant, generated from the
+registry; ``docs/conformance.md`` shows a real report, as the kit writes it today."""
 
 from __future__ import annotations
 
@@ -10,22 +11,29 @@ from typing import Any
 
 import pytest
 
-import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+import ragward
+import ragward.conformance.invariants  # registers the invariants
 from ragward.conformance import REGISTRY, Violation, replay
 from ragward.conformance.records import from_data, to_data
-from ragward.conformance.report import format_counterexample
+from ragward.conformance.report import format_counterexample, to_json
 from ragward.conformance.runner import Verdict
 from ragward.engines.reference import reference_factory
 from tests.conformance.broken import SharedNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "conformance" / "README.md"
+CATALOGUE = ROOT / "docs" / "invariants.md"
+PAGE = ROOT / "docs" / "conformance.md"
+#: How the page's example report was made: the shared-namespace double, ISO-001 only.
+EXAMPLE_NAME = "mypkg.adapter:factory"
+EXAMPLE_HINT = (
+    f"ragward conform --impl {EXAMPLE_NAME} --replay reports/conform.json --invariant {{id}}"
+)
 
 
-def test_every_invariant_has_a_section_in_the_readme() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_every_invariant_has_a_section_in_the_catalogue() -> None:
+    text = CATALOGUE.read_text(encoding="utf-8")
     section = text.split("<!-- invariants:start -->", 1)[1].split("<!-- invariants:end -->")[0]
-    missing = [i for i in REGISTRY if f"#### {i}\n" not in section]
+    missing = [i for i in REGISTRY if f"### {i}\n" not in section]
     assert missing == [], "run: python tools/gen_invariant_docs.py"
     for invariant in REGISTRY.values():
         assert f"**{invariant.title}**" in section, invariant.id
@@ -42,20 +50,32 @@ def test_the_generated_section_is_up_to_date() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def _readme_report() -> dict[str, Any]:
-    text = README.read_text(encoding="utf-8")
-    block = text.split("## The report", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
-    report: dict[str, Any] = json.loads(block)
+def _page_block() -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    return text.split("## The report", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+
+
+def _page_report() -> dict[str, Any]:
+    report: dict[str, Any] = json.loads(_page_block())
     return report
 
 
-def test_the_readme_report_is_a_real_replayable_report(tmp_path: Path) -> None:
-    report = _readme_report()
+def test_the_page_report_is_what_the_kit_writes_today() -> None:
+    """Byte for byte: a new invariant (the catalogue), a new field or another shrink
+    changes the page, never silently."""
+    report = ragward.conform(
+        SharedNamespace, select=["ISO-001"], name=EXAMPLE_NAME, replay_hint=EXAMPLE_HINT
+    )
+    assert to_json(report) == _page_block()
+
+
+def test_the_page_report_is_a_real_replayable_report(tmp_path: Path) -> None:
+    report = _page_report()
     (entry,) = report["invariants"]
-    # What the README shows fails again on the implementation it came from ...
+    # What the page shows fails again on the implementation it came from ...
     with pytest.raises(Violation):
         replay(SharedNamespace, entry["id"], entry["counterexample"])
-    # ... holds on the reference, and replays from the file the way the README says.
+    # ... holds on the reference, and replays from the file the way the page says.
     replay(reference_factory, entry["id"], entry["counterexample"])
     stored = tmp_path / "conform.json"
     stored.write_text(json.dumps(report), encoding="utf-8")
@@ -66,10 +86,10 @@ def test_the_readme_report_is_a_real_replayable_report(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_the_readme_terminal_counterexample_matches_the_report() -> None:
-    report = _readme_report()
+def test_the_page_terminal_counterexample_matches_the_report() -> None:
+    report = _page_report()
     (entry,) = report["invariants"]
-    text = README.read_text(encoding="utf-8")
+    text = PAGE.read_text(encoding="utf-8")
     shown = text.split("```text\nISO-001", 1)[1].split("```", 1)[0]
     rendered = format_counterexample(Verdict(**_verdict_fields(entry)))
 

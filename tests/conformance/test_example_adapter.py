@@ -1,10 +1,12 @@
-"""The README's complete adapter example (a toy in-memory retriever) passes the kit.
+"""The adapter writers' complete example (a toy in-memory retriever) passes the kit.
 
-Run through :func:`run_conformance`, the first way in, exactly as the README shows.
+Run through :func:`run_conformance`, the first way in, as ``docs/adapters.md`` shows it;
+the tally ``docs/conformance.md`` prints for it is this run's.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 from pathlib import Path
@@ -18,6 +20,8 @@ from ragward.conformance.examples.toy import ToyAdapter, factory
 from ragward.conformance.report import format_counterexample
 
 pytestmark = pytest.mark.slow  # the whole kit, once
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_the_toy_adapter_passes_every_applicable_invariant() -> None:
@@ -33,18 +37,28 @@ def test_the_toy_adapter_passes_every_applicable_invariant() -> None:
     for verdict in skipped:
         missing = verdict.reason.removeprefix("needs capability ").split(", ")
         assert not any(declared.has(name) for name in missing), verdict
+    # The console example of docs/conformance.md shows this run's tally.
+    page = (DOCS / "conformance.md").read_text(encoding="utf-8")
+    shown = re.search(
+        r"toy:factory \(ci profile\): (\d+) pass, (\d+) fail, (\d+) error, (\d+) n/a", page
+    )
+    assert shown is not None, "docs/conformance.md no longer shows the toy's tally"
+    counts = report.counts()
+    tally = (counts["pass"], counts["fail"], counts["error"], counts["n/a"])
+    assert tuple(int(n) for n in shown.groups()) == tally
 
 
-def test_the_readme_copy_of_the_example_runs_and_conforms(
+def test_the_page_copy_of_the_example_runs_and_conforms(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    readme = Path(__file__).resolve().parents[2] / "conformance" / "README.md"
-    block = readme.read_text(encoding="utf-8").split("```python\n", 1)[1].split("```", 1)[0]
-    module = types.ModuleType("readme_toy")
+    page = DOCS / "adapters.md"
+    blocks = page.read_text(encoding="utf-8").split("```python\n")[1:]
+    (block,) = [b.split("```", 1)[0] for b in blocks if "def factory()" in b]
+    module = types.ModuleType("page_toy")
     monkeypatch.setitem(sys.modules, module.__name__, module)  # dataclasses look it up
     namespace: dict[str, Any] = module.__dict__
-    exec(compile(block, str(readme), "exec"), namespace)
+    exec(compile(block, str(page), "exec"), namespace)
     isolation = [i for i, inv in REGISTRY.items() if inv.level in ("isolation", "prefilter")]
-    report = run_conformance(namespace["factory"], select=isolation, name="readme toy")
+    report = run_conformance(namespace["factory"], select=isolation, name="page toy")
     failures = [v for v in report.verdicts if v.status in ("fail", "error")]
     assert failures == [], "\n\n".join(format_counterexample(v) for v in failures)

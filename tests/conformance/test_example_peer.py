@@ -1,4 +1,4 @@
-"""The README's minimal wire peer is the file CI runs, and it conforms."""
+"""The wire page's minimal peer is the file CI runs, and it conforms."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PEER = ROOT / "conformance" / "examples" / "peer.py"
 
 
-def test_readme_shows_the_peer_verbatim() -> None:
-    readme = (ROOT / "conformance" / "README.md").read_text(encoding="utf-8")
-    assert f"```python\n{PEER.read_text(encoding='utf-8')}```" in readme
+def test_the_wire_page_shows_the_peer_verbatim() -> None:
+    page = (ROOT / "docs" / "wire.md").read_text(encoding="utf-8")
+    assert f"```python\n{PEER.read_text(encoding='utf-8')}```" in page
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ reviewed change of the findings, never as a finding that silently went away.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from ragward.conformance.runner import replay
 from ragward.engines import configurations
 from ragward.engines.matrix import impl_of, label
 
-FINDINGS = Path(__file__).resolve().parents[2] / "reports" / "engines" / "findings"
+ROOT = Path(__file__).resolve().parents[2]
+FINDINGS = ROOT / "reports" / "engines" / "findings"
+PAGE = ROOT / "docs" / "engines.md"
 _columns = {label(c): c for c in configurations() if c.in_matrix}
 #: Cells whose engine answers differently from run to run: pinned for replay by hand, not
 #: replayed here (an outcome that may go either way proves nothing).
@@ -44,10 +47,24 @@ def _stable_findings() -> list[tuple[str, str, Any]]:
     return [f for f in _findings() if f[1] not in _UNSTABLE.get(f[0], {})]
 
 
-def test_findings_are_pinned_for_the_engines_the_readme_names() -> None:
+def _cells_the_page_names() -> set[tuple[str, str]]:
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split("<!-- findings:start -->", 1)[1].split("<!-- findings:end -->", 1)[0]
+    cells = re.findall(r"\b([a-z]+-[a-z_]+)/([A-Z]+-\d{3})\b", section)
+    return set(cells)
+
+
+def test_every_cell_the_engines_page_names_is_pinned() -> None:
     pinned = {(column, invariant) for column, invariant, _ in _findings()}
-    # The README's headline findings (qdrant/qdrant#9445 and #6735, pgvector#259/#751,
-    # lancedb#2762): if one of these stops being pinned, the README is out of date.
+    named = _cells_the_page_names()
+    assert len(named) >= 30, "docs/engines.md: the findings name their cells as label/ID"
+    assert sorted(named - pinned) == []
+
+
+def test_findings_are_pinned_for_the_engines_the_page_names() -> None:
+    pinned = {(column, invariant) for column, invariant, _ in _findings()}
+    # The page's headline findings (qdrant/qdrant#9445 and #6735, pgvector#259/#751,
+    # lancedb#2762): if one of these stops being pinned, docs/engines.md is out of date.
     for cell in [
         ("qdrant-edge", "ISO-002"),
         ("qdrant-edge", "STAT-002"),
@@ -57,6 +74,7 @@ def test_findings_are_pinned_for_the_engines_the_readme_names() -> None:
         ("lancedb-prefilter", "STAT-001"),
     ]:
         assert cell in pinned, cell
+        assert cell in _cells_the_page_names(), cell
     for column, invariant, case in _findings():
         assert column in _columns, column
         assert invariant in REGISTRY, invariant

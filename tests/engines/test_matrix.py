@@ -7,7 +7,7 @@ or in the kit (a new or a stronger invariant) therefore shows up as a failing te
 reviewed diff of that file, never silently. Regenerate it with::
 
     ragward engines --matrix --out reports/engines
-    python tools/gen_engine_docs.py            # golden file and conformance/README.md
+    python tools/gen_engine_docs.py            # golden file and docs/engines.md
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def test_the_kit_gives_each_engine_its_recorded_verdicts(
     assert sorted(got) == sorted(_golden[column])
 
 
-def test_the_golden_file_and_the_readme_match_the_committed_matrix() -> None:
+def test_the_golden_file_and_the_engines_page_match_the_committed_matrix() -> None:
     import subprocess
     import sys
 
