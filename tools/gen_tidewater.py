@@ -6,10 +6,10 @@ prose; ``set.toml`` says which files, in which order); the small builder in
 ``tools/tidewater/`` reads them, renders the documents, validates every rule of the set and
 writes the files. The output is deterministic: running it again rewrites the same bytes.
 
-    python tools/gen_tidewater.py                 # rewrite datasets/tidewater/
-    python tools/gen_tidewater.py --out DIR       # write the set into DIR instead
-    python tools/gen_tidewater.py --data DIR      # read the content from DIR instead
-    python tools/gen_tidewater.py --check         # also score the reference retriever
+    python -m tools.gen_tidewater                 # rewrite datasets/tidewater/
+    python -m tools.gen_tidewater --out DIR       # write the set into DIR instead
+    python -m tools.gen_tidewater --data DIR      # read the content from DIR instead
+    python -m tools.gen_tidewater --check         # also score the reference retriever
 
 Exit codes: 0 written; 1 the content breaks a rule of the set (every problem listed); 2 a
 data file is malformed (one line naming the file, the entry and the field).
@@ -22,13 +22,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tidewater.build import Question, Rendered, number_queries, render_doc
-from tidewater.claims import NumberedClaim, plan
-from tidewater.content import DATA, load
-from tidewater.fields import DataError
-from tidewater.markup import MarkupError
-from tidewater.validate import DatasetError, check_claims, check_docs, check_queries
-from tidewater.write import render_files
+from tools.tidewater.build import Question, Rendered, number_queries, render_doc
+from tools.tidewater.claims import NumberedClaim, plan
+from tools.tidewater.content import DATA, load
+from tools.tidewater.fields import DataError
+from tools.tidewater.markup import MarkupError
+from tools.tidewater.validate import DatasetError, check_claims, check_docs, check_queries
+from tools.tidewater.write import render_files
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "datasets" / "tidewater"
 
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     write(generated.files, args.out)
     print(f"gen_tidewater: wrote {len(generated.files)} files to {args.out}")
     if args.check:
-        from tidewater.check import self_check
+        from tools.tidewater.check import self_check
 
         self_check(generated.docs, generated.questions, generated.claims, sys.stdout)
     return 0

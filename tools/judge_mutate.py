@@ -21,11 +21,11 @@ kills. A mutant no test reaches is *not reached*.
 Survivors are explained by hand in ``tools/judge_equivalents.toml`` (the keys and kinds of
 ``tools/mutation_equivalents.toml``); the report is ``reports/judge/mutation.md`` (+ .json).
 
-    python tools/judge_mutate.py --list              # the mutants, one per line
-    python tools/judge_mutate.py --jobs 1            # full run; writes the report
-    python tools/judge_mutate.py --only gate.py      # a regular expression on mutant ids
-    python tools/judge_mutate.py --sample 40 --seed 1
-    python tools/judge_mutate.py --report-only       # rewrite the report from the cache
+    python -m tools.judge_mutate --list              # the mutants, one per line
+    python -m tools.judge_mutate --jobs 1            # full run; writes the report
+    python -m tools.judge_mutate --only gate.py      # a regular expression on mutant ids
+    python -m tools.judge_mutate --sample 40 --seed 1
+    python -m tools.judge_mutate --report-only       # rewrite the report from the cache
 
 Outcomes are cached in ``.judge-mutate-cache.jsonl``, keyed by mutant id, the mutated
 file's contents, the tests' helpers and the test files the mutant runs, so an interrupted
@@ -55,12 +55,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tools") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tools"))
-
-from judge_report import clean, render  # noqa: E402
-from mutate import (  # noqa: E402
+from tools.judge_report import clean, render
+from tools.mutate import (
     RULES,
     Outcome,
     append_cache,
@@ -69,7 +65,9 @@ from mutate import (  # noqa: E402
     shadow_tree,
     write_report,
 )
-from planter import Mutant, Rules, plant  # noqa: E402
+from tools.planter import Mutant, Rules, plant
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: The verdict path: each file mutated whole (None) or only the top-level functions named.
 PARTS: dict[str, tuple[str, ...] | None] = {
@@ -263,7 +261,6 @@ def _baseline_child(trace: Path, tests: list[str]) -> int:
     import pytest
 
     base = Path.cwd().resolve()
-    sys.path.insert(0, str(base))  # `tests` is imported from the copy, as `python -m` does
     include = [str(base / p) for p in SCOPE]
     os.environ[_TRACE_ENV] = json.dumps({"file": str(trace), "include": include})
     cov = coverage.Coverage(data_file=None, include=include, config_file=False)
@@ -325,11 +322,11 @@ def baseline() -> dict[str, Any]:
     if wide := _wide_fixtures():
         raise SystemExit(f"fixtures wider than one test in {wide}: per-test selection breaks")
     print("baseline: every killer test on the unmutated copy, with coverage ...", flush=True)
-    tree = shadow_tree(None, COPIED, ("tests",))
+    tree = shadow_tree(None, COPIED, ("tests", "tools"))
     (tree / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
     trace = tree / "trace" / "trace.json"
     trace.parent.mkdir()
-    command = [sys.executable, str(Path(__file__).resolve()), "--baseline-child", str(trace)]
+    command = [sys.executable, "-m", "tools.judge_mutate", "--baseline-child", str(trace)]
     environment = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     started = time.perf_counter()
     try:
@@ -351,7 +348,7 @@ def baseline() -> dict[str, Any]:
 def _launch(mutant: Mutant, tests: list[str], budget: float) -> tuple[int | None, str, float]:
     """pytest over ``tests`` on a copy with ``mutant`` planted: (exit code or None after
     ``budget`` seconds, output, seconds)."""
-    tree = shadow_tree(mutant, COPIED, ("tests",))
+    tree = shadow_tree(mutant, COPIED, ("tests", "tools"))
     environment = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     started = time.perf_counter()
     try:

@@ -6,8 +6,8 @@ applies the one-line change, puts the copy ahead of the installed package on
 ``PYTHONPATH`` and runs the reference tests; a mutant is *killed* when they fail. The
 unchanged copy must pass first, or no kill means anything.
 
-    python tools/mutants.py              # all mutants, report table
-    python tools/mutants.py upsert-keeps-old   # one mutant by name
+    python -m tools.mutants              # all mutants, report table
+    python -m tools.mutants upsert-keeps-old   # one mutant by name
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
 
 @dataclass(frozen=True)

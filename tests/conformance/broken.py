@@ -5,13 +5,13 @@ Each entry is the reference behind the kit's door
 defect — the kind of bug a team ships, not a system that returns garbage. The kit must
 fail every one of them on the invariant(s) aimed at its defect, and pass the reference;
 ``test_kill_matrix.py`` asserts that and
-``tools/kill_matrix.py`` prints the matrix.
+``tests/conformance/kill_matrix.py`` prints the matrix.
 
 :data:`BROKEN` maps a name to ``(factory, expected)``: ``expected`` names the invariant
 levels aimed at the defect, then the ids of invariants of other levels that the defect
 genuinely breaks too (a wrong audit count also fails the lifecycle model, which checks
 counts after every step). At least one invariant among them must *fail*, and no
-invariant outside them may (``python tools/kill_matrix.py --all`` checks the latter
+invariant outside them may (``python -m tests.conformance.kill_matrix --all`` checks the latter
 against every invariant; the pytest run keeps to the aimed ones, for speed).
 
 The broken systems reach into the reference's internals (namespaces, masks, first stages)

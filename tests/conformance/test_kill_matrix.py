@@ -5,8 +5,8 @@ Each broken system of :mod:`tests.conformance.broken` runs against the invariant
 expected levels (``ci`` profile, no shrinking, to keep this fast); at least one must
 *fail* — an ``error`` means the kit or the double crashed, which proves nothing — and
 every failing one must be among those the catalogue aims at the defect.
-``python tools/kill_matrix.py --all`` runs every invariant against every system and writes
-the matrix to ``reports/conformance/kill_matrix.md``.
+``python -m tests.conformance.kill_matrix --all`` runs every invariant against every system
+and writes the matrix to ``reports/conformance/kill_matrix.md``.
 """
 
 from __future__ import annotations

@@ -257,7 +257,7 @@ def test_files_are_plain_utf8_with_lf_line_ends() -> None:
 @pytest.mark.slow
 def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "tools/gen_tidewater.py", "--out", str(tmp_path)],
+        [sys.executable, "-m", "tools.gen_tidewater", "--out", str(tmp_path)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -268,4 +268,4 @@ def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
     fresh = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert sorted(fresh) == sorted(bundled)
     stale_files = [str(name) for name in sorted(bundled) if bundled[name] != fresh[name]]
-    assert stale_files == [], "run: python tools/gen_tidewater.py"
+    assert stale_files == [], "run: python -m tools.gen_tidewater"

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 
 def _build(data: Path, out: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "tools/gen_tidewater.py", "--data", str(data), "--out", str(out)],
+        [sys.executable, "-m", "tools.gen_tidewater", "--data", str(data), "--out", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,

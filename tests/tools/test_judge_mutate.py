@@ -3,33 +3,20 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
-import sys
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.tools import load_tool
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def _load(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-judge = _load("judge_mutate")
-mutate = _load("mutate")
-report = _load("judge_report")
+judge = load_tool("judge_mutate")
+mutate = load_tool("mutate")
+report = load_tool("judge_report")
 
 VALIDATED = """def f(a: int) -> int:
     if a < 1:

@@ -3,28 +3,17 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.tools import load_tool
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutate", ROOT / "tools" / "mutate.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mutate"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mutate = _load()
+mutate = load_tool("mutate")
 
 SOURCE = '''"""A module docstring."""
 

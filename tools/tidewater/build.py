@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tidewater.markup import MarkupError, render
-from tidewater.model import DocSpec, QuerySpec
+from tools.tidewater.markup import MarkupError, render
+from tools.tidewater.model import DocSpec, QuerySpec
 
 TENANTS: tuple[str, ...] = ("wholesale", "retail", "advisory")
 

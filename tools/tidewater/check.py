@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from tidewater.build import Question, Rendered
-from tidewater.claims import NumberedClaim
+from tools.tidewater.build import Question, Rendered
+from tools.tidewater.claims import NumberedClaim
 
 MODES = ("lexical", "dense", "hybrid")
 DEPTH = 10

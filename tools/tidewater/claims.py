@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tidewater.build import Rendered, split_of
-from tidewater.content import Content
-from tidewater.model import CLAIM_KINDS, Asker
+from tools.tidewater.build import Rendered, split_of
+from tools.tidewater.content import Content
+from tools.tidewater.model import CLAIM_KINDS, Asker
 
 SUPPORTED_KINDS = frozenset({"verbatim", "paraphrase"})
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tidewater import payment_cases, rows, specs
-from tidewater.fields import Fields, read_text, read_toml
-from tidewater.model import CLAIM_KINDS, DocSpec, Family, NoEvidenceClaim, QuerySpec, Roster
+from tools.tidewater import payment_cases, rows, specs
+from tools.tidewater.fields import Fields, read_text, read_toml
+from tools.tidewater.model import CLAIM_KINDS, DocSpec, Family, NoEvidenceClaim, QuerySpec, Roster
 
 DATA = Path(__file__).resolve().parent / "data"
 

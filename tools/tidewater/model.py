@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from tidewater.fields import DataError
+from tools.tidewater.fields import DataError
 
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from tidewater.fields import DataError, Fields, fill
-from tidewater.model import DocSpec, FactInfo, Family, QuerySpec, Roster
-from tidewater.rows import pick_asker
+from tools.tidewater.fields import DataError, Fields, fill
+from tools.tidewater.model import DocSpec, FactInfo, Family, QuerySpec, Roster
+from tools.tidewater.rows import pick_asker
 
 
 def _by_status(template: Fields, table: str, step: Fields) -> str:

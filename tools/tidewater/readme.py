@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from tidewater.build import TENANTS, Question, Rendered
-from tidewater.claims import NumberedClaim
-from tidewater.content import Content
-from tidewater.fields import fill
-from tidewater.model import CLASSIFICATIONS, Asker
+from tools.tidewater.build import TENANTS, Question, Rendered
+from tools.tidewater.claims import NumberedClaim
+from tools.tidewater.content import Content
+from tools.tidewater.fields import fill
+from tools.tidewater.model import CLASSIFICATIONS, Asker
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

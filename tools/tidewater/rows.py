@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tidewater.fields import Fields, fill
-from tidewater.model import Asker, DocSpec, Family, QuerySpec, Roster
-from tidewater.specs import templated_facts, versions
+from tools.tidewater.fields import Fields, fill
+from tools.tidewater.model import Asker, DocSpec, Family, QuerySpec, Roster
+from tools.tidewater.specs import templated_facts, versions
 
 TURNS = ("number", "position")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tidewater.fields import Fields, fill
-from tidewater.model import Asker, DocSpec, FactInfo, NoEvidenceClaim, QuerySpec, Roster
+from tools.tidewater.fields import Fields, fill
+from tools.tidewater.model import Asker, DocSpec, FactInfo, NoEvidenceClaim, QuerySpec, Roster
 
 DOC_FIELDS = (
     "tenant",

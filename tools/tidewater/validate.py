@@ -6,9 +6,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from tidewater.build import TENANTS, Question, Rendered
-from tidewater.claims import NumberedClaim
-from tidewater.model import CLASSIFICATIONS, Asker
+from tools.tidewater.build import TENANTS, Question, Rendered
+from tools.tidewater.claims import NumberedClaim
+from tools.tidewater.model import CLASSIFICATIONS, Asker
 
 #: The minimums the issue asks for.
 MIN_DOCS = 150

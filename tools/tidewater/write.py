@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from tidewater.build import Question, Rendered
-from tidewater.claims import NumberedClaim
-from tidewater.content import Content
-from tidewater.readme import data_card
+from tools.tidewater.build import Question, Rendered
+from tools.tidewater.claims import NumberedClaim
+from tools.tidewater.content import Content
+from tools.tidewater.readme import data_card
 
 SPLITS: tuple[str, ...] = ("train", "test")
 
