@@ -348,3 +348,20 @@ def test_the_harness_s_and_the_model_s_limits_on_the_pages_are_the_code_s() -> N
     assert "integers up to 2**31 - 1" in evals
     models = _flat((ROOT / "docs" / "models.md").read_text(encoding="utf-8"))
     assert f"the model's {MAX_WORD_PIECES} word pieces" in models
+
+
+def test_the_exit_code_table_is_the_code_s() -> None:
+    """docs/commands.md's table (the README links to it) and :mod:`ragward.exits`: the
+    same codes, each in both, and the exit-code docstring's table says the same set."""
+    import re
+
+    from ragward import exits
+
+    page = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    documented = {int(code) for code in re.findall(r"^\| (\d+) \| ", page, flags=re.M)}
+    constants = {exits.SUCCESS, exits.VERDICT, exits.BAD_INPUT, exits.INTERNAL}
+    constants.add(exits.INTERRUPTED)
+    assert documented == constants
+    docstring = {int(code) for code in re.findall(r"^(\d+) {2,}", exits.__doc__ or "", re.M)}
+    assert docstring == constants
+    assert "SIGINT ignored" in page  # the inherited-ignore rule is stated where the codes are
