@@ -20,6 +20,7 @@ from ragward.conformance.runner import REASON_LIMIT, Report, Verdict
 
 __all__ = [
     "format_counterexample",
+    "outcome",
     "render_table",
     "replay_command",
     "summarize",
@@ -119,11 +120,46 @@ def render_table(report: Report) -> str:
     )
     counts = report.counts()
     tally = ", ".join(f"{counts[status]} {status}" for status in ("pass", "fail", "error", "n/a"))
-    outcome = "CONFORMS" if report.passed else "DOES NOT CONFORM"
     return (
         f"{table}\n\n{_clean(report.implementation)} ({report.profile} profile): "
-        f"{tally} — {outcome}"
+        f"{tally} — {outcome(report)}"
     )
+
+
+#: How one verdict reads in a partial run's summary.
+_ALONE = {"pass": "it holds", "fail": "it fails", "error": "it errors", "n/a": "it does not apply"}
+
+
+def outcome(report: Report) -> str:
+    """The summary's verdict, worded for what ran.
+
+    A run of the whole kit ``CONFORMS`` or ``DOES NOT CONFORM``; a run restricted by
+    ``--select`` makes no such claim and says how much of the kit ran and how it went:
+    ``1 of 55 invariants run; it fails``, ``3 of 55 invariants run: all hold``.
+    """
+    from ragward.conformance.invariant import catalogue
+
+    kit = set(catalogue())
+    if report.selection is None or kit <= set(report.selection):
+        return "CONFORMS" if report.passed else "DOES NOT CONFORM"
+    ran = len(report.verdicts)
+    head = f"{ran} of {len(kit | set(report.selection))} invariants run"
+    if ran == 1:
+        return f"{head}; {_ALONE[report.verdicts[0].status]}"
+    counts = report.counts()
+    if counts["fail"] == counts["error"] == 0:
+        return f"{head}: " + ("all hold" if counts["n/a"] == 0 else "all that apply hold")
+    said = [
+        f"{counts[status]} {word if counts[status] == 1 else plural}"
+        for status, word, plural in (
+            ("fail", "fails", "fail"),
+            ("error", "errors", "error"),
+            ("pass", "holds", "hold"),
+            ("n/a", "does not apply", "do not apply"),
+        )
+        if counts[status]
+    ]
+    return f"{head}: " + ", ".join(said)
 
 
 def _said(reason: str) -> str:
