@@ -63,6 +63,9 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
         "verdict": verdict.status,
         "examples": verdict.examples,
         "shrink_steps": verdict.shrink_steps,
+        "minimised": None
+        if verdict.minimised is None
+        else {"steps": verdict.minimised[0], "complete": verdict.minimised[1]},
         "reason": _clean(verdict.reason),
         "counterexample": verdict.counterexample,
         "replay": replay_command(verdict),
@@ -207,6 +210,9 @@ def format_counterexample(verdict: Verdict) -> str:
         steps = (
             f", shrunk in {_count(verdict.shrink_steps, 'step')}" if verdict.shrink_steps else ""
         )
+        if verdict.minimised is not None:
+            cut = "" if verdict.minimised[1] else ", stopped at its cap"
+            steps += f", minimised in {_count(verdict.minimised[0], 'step')}{cut}"
         run = f" ({found}{steps})"
         lines.append(f"  counterexample{run}:")
         lines.extend(_render(verdict.counterexample, indent=4))

@@ -7,13 +7,15 @@ True
 
 from __future__ import annotations
 
+import math
+import re
 import threading
 import time
 import traceback
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -26,13 +28,13 @@ from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.identity import ImplementationIdentity
 from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.loading import one_line
+from ragward.conformance.minimise import MINIMISE_STEPS, minimise_failure
 from ragward.conformance.processes import close_other_processes, other_process
 from ragward.conformance.records import from_data, to_data
 from ragward.conformance.view import fitted_case
 
 __all__ = [
     "PROFILES",
-    "SHRINK_BUDGETS",
     "SHRINK_STEPS_PER_EXAMPLE",
     "Report",
     "Step",
@@ -42,15 +44,10 @@ __all__ = [
     "run_invariant",
 ]
 
-#: Seconds hypothesis may spend shrinking one invariant's failure, by default.
-DEFAULT_SHRINK_BUDGET = 60.0
-#: Seconds of shrinking per failing invariant, by profile (when none is given): a bound for
-#: a slow system only, generous enough that on a loaded machine the step budget below still
-#: ends the shrink of a fast one (at 3 s, a CI run under load cut one short).
-SHRINK_BUDGETS: dict[str, float] = {"ci": 10.0, "thorough": DEFAULT_SHRINK_BUDGET}
 #: Cases hypothesis may run while shrinking one failure, per example of the profile: a
-#: budget counted in steps ends where it ends on every machine and under any load, so the
-#: same run reports the same counterexample; the seconds above only bound a slow system.
+#: budget counted in steps (never in seconds) ends where it ends on every machine and under
+#: any load, so the same run reports the same counterexample; the minimiser then goes on
+#: from there, counted in steps too (:data:`~ragward.conformance.minimise.MINIMISE_STEPS`).
 SHRINK_STEPS_PER_EXAMPLE = 2
 
 #: The longest reason a failed invariant gives. The kit's own words quote what the adapter
@@ -76,6 +73,9 @@ class Verdict:
     replay: str = ""
     #: Cases hypothesis ran while shrinking a failure, after the ``examples``.
     shrink_steps: int = 0
+    #: The minimiser's run on a failure (:mod:`ragward.conformance.minimise`): its steps and
+    #: whether it ended because no move kept the failure (False: at its step cap).
+    minimised: tuple[int, bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -163,33 +163,79 @@ def run_invariant(
     shrink: bool = True,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
     shrink_budget: float | None = None,
+    baseline: Factory | None = None,
 ) -> Verdict:
     """Run one invariant; never raises for a failure of the implementation.
 
     ``shrink=False`` skips hypothesis' shrink phase: verdicts stay the same, the
     counterexample is the first failing case found rather than a minimal one.
     Shrinking a failure stops, by default, after :data:`SHRINK_STEPS_PER_EXAMPLE` cases
-    per example of the profile or after the profile's seconds (:data:`SHRINK_BUDGETS`),
-    whichever comes first: a budget in steps ends at the same case on every machine, so
-    the same run reports the same counterexample. ``shrink_budget`` replaces that with a
-    budget of so many seconds. When a budget is spent, the smallest failing case found
-    so far is reported (the reason says which budget ended it).
+    per example of the profile, never after so many seconds: a budget in steps ends at the
+    same case on every machine and under any load, so the same run reports the same
+    counterexample. ``shrink_budget`` replaces that with a budget of so many seconds. When
+    a budget is spent, the smallest failing case found so far goes on to the minimiser.
     A case that fails and then passes when hypothesis runs it again is reported as
     failing, the reason marked *flaky* — an unstable answer is a finding, not a pass.
     ``call_timeout`` limits every call into the implementation, in seconds (see
     :mod:`ragward.conformance.guard`; None: no limit); a call over it is an ``error``.
+    With ``shrink`` and no ``shrink_budget`` (a bound in seconds is the caller's choice of
+    time over size), a failure (a Violation) is then minimised
+    (:func:`~ragward.conformance.minimise.minimise_failure`, at most
+    :data:`~ragward.conformance.minimise.MINIMISE_STEPS` of the profile), every candidate
+    also run on ``baseline`` when given (an implementation that holds every invariant:
+    the reference), where it must hold.
     """
     budget = shrink_budget
     try:
         if call_timeout is None:
-            return _run_invariant(invariant, factory, profile, replay_hint, shrink, budget)
+            return _minimised(
+                _run_invariant(invariant, factory, profile, replay_hint, shrink, budget),
+                invariant,
+                factory,
+                profile if shrink and budget is None else "",
+                baseline,
+            )
         limited = guarded(factory, call_timeout)
         try:
-            return _run_invariant(invariant, limited, profile, replay_hint, shrink, budget)
+            return _minimised(
+                _run_invariant(invariant, limited, profile, replay_hint, shrink, budget),
+                invariant,
+                limited,
+                profile if shrink and budget is None else "",
+                baseline,
+            )
         finally:
             limited.close()
     finally:
         close_other_processes()
+
+
+#: How a verdict says that hypothesis' shrink ran out of budget (the minimiser then goes on).
+_SPENT = re.compile(r" \(shrinking stopped after its (budget of \d+ steps|\S+ s budget)\)$")
+
+
+def _minimised(
+    verdict: Verdict, invariant: Invariant, factory: Factory, profile: str, baseline: Factory | None
+) -> Verdict:
+    """``verdict`` with its failing case minimised (profile "": not minimised)."""
+    if verdict.status != "fail" or verdict.counterexample is None or profile not in PROFILES:
+        return verdict
+    if "(flaky: " in verdict.reason:  # an unstable answer: no failure to keep
+        return verdict
+    capabilities = factory().capabilities
+    case = from_data(invariant.case_type, verdict.counterexample)
+    found = minimise_failure(
+        invariant, factory, case, MINIMISE_STEPS[profile], baseline, REASON_LIMIT
+    )
+    reason = found.reason or _SPENT.sub("", verdict.reason)
+    if not found.complete:
+        reason += f" (minimising stopped after its cap of {found.steps} steps)"
+    return replace(
+        verdict,
+        reason=first_line(reason, REASON_LIMIT),
+        counterexample=to_data(fitted_case(found.case, capabilities)),
+        minimised=(found.steps, found.complete),
+    )
 
 
 def _run_invariant(
@@ -240,11 +286,7 @@ def _run_invariant(
         except Exception as error:
             if "failed" not in clock:
                 clock["failed"] = time.monotonic()
-                clock["budget"] = (
-                    SHRINK_BUDGETS.get(profile, DEFAULT_SHRINK_BUDGET)
-                    if shrink_budget is None
-                    else shrink_budget
-                )
+                clock["budget"] = math.inf if shrink_budget is None else shrink_budget
             failing[:] = [case, error]
             raise
         except (KeyboardInterrupt, SystemExit) as stop:  # the user or the system stops us
@@ -392,9 +434,11 @@ def run_conformance(
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
     shrink_budget: float | None = None,
     progress: Callable[[Step], None] | None = None,
+    baseline: Factory | None = None,
 ) -> Report:
     """Run every registered invariant (or those in ``select``) against ``factory``;
-    ``progress`` is told when each starts and ends."""
+    ``progress`` is told when each starts and ends; ``baseline``: see
+    :func:`run_invariant`."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 
     chosen = list(REGISTRY.values())
@@ -418,6 +462,7 @@ def run_conformance(
             shrink=shrink,
             call_timeout=call_timeout,
             shrink_budget=shrink_budget,
+            baseline=baseline,
         )
         verdicts.append(verdict)
         if progress is not None:

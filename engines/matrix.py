@@ -95,6 +95,7 @@ def run_column(
 
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
     from ragward.conformance.invariant import LEVELS, REGISTRY
+    from ragward.engines.reference import reference_factory
 
     impl = impl_of(configuration)
     factory = load_factory(impl)
@@ -116,6 +117,7 @@ def run_column(
                 replay_hint=hint,
                 shrink=shrink,
                 shrink_budget=shrink_budget,
+                baseline=reference_factory,
             )
         )
     report = Report(

@@ -53,6 +53,7 @@ def conform(
     from ragward.conformance.identity import ImplementationIdentity
     from ragward.conformance.loading import check_system
     from ragward.conformance.runner import run_conformance
+    from ragward.engines.reference import reference_factory
 
     shown = name or str(getattr(factory, "__qualname__", repr(factory)))
     timeout = DEFAULT_CALL_TIMEOUT if call_timeout is None else call_timeout
@@ -66,6 +67,8 @@ def conform(
         call_timeout=timeout,
         shrink_budget=shrink_budget,
         progress=progress,
+        # a minimised counterexample must still hold on the reference: a real finding
+        baseline=reference_factory,
     )
     return replace(report, identity=ImplementationIdentity.of(shown, factory, capabilities))
 

@@ -318,7 +318,8 @@ def _flat(text: str) -> str:
 
 def test_the_kit_s_limits_on_the_pages_are_the_code_s() -> None:
     from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT
-    from ragward.conformance.runner import PROFILES, SHRINK_BUDGETS, SHRINK_STEPS_PER_EXAMPLE
+    from ragward.conformance.minimise import MINIMISE_STEPS
+    from ragward.conformance.runner import PROFILES, SHRINK_STEPS_PER_EXAMPLE
     from ragward.conformance.wire_format import DEFAULT_TIMEOUT
 
     kit = _flat((ROOT / "docs" / "conformance.md").read_text(encoding="utf-8"))
@@ -328,7 +329,8 @@ def test_the_kit_s_limits_on_the_pages_are_the_code_s() -> None:
         f"| `ci` (default) | {ci} |",
         f"| `thorough` | {thorough} |",
         f"— {steps * ci} in `ci`, {steps * thorough} in `thorough` —",
-        f"at most {SHRINK_BUDGETS['ci']:g} or {SHRINK_BUDGETS['thorough']:g} seconds",
+        f"at most {MINIMISE_STEPS['ci']} steps in `ci`, {MINIMISE_STEPS['thorough']} in `thorough`",
+        f"(minimising stopped after its cap of {MINIMISE_STEPS['ci']} steps)",
         f"(default {DEFAULT_CALL_TIMEOUT:g};",
         f"per-call timeout, default {DEFAULT_TIMEOUT:g})",
     ):

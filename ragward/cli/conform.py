@@ -67,8 +67,8 @@ def add_conform_parser(commands: Any) -> None:
         metavar="SECONDS",
         type=positive_seconds,
         help="seconds spent shrinking each failing invariant's counterexample, after which "
-        "the smallest failing case so far is reported (default: 2 shrink steps per example "
-        "of the profile, 50 for ci, within at most 10 s; 500 within 60 s for thorough)",
+        "the smallest failing case so far is minimised and reported (default: 2 shrink "
+        "steps per example of the profile, 50 for ci, 500 for thorough, never seconds)",
     )
     conform.add_argument(
         "--replay",

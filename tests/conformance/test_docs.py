@@ -112,4 +112,7 @@ def _verdict_fields(entry: dict[str, Any]) -> dict[str, Any]:
             from_data(REGISTRY[entry["id"]].case_type, entry["counterexample"])
         ),
         "shrink_steps": entry["shrink_steps"],
+        "minimised": None
+        if entry["minimised"] is None
+        else (entry["minimised"]["steps"], entry["minimised"]["complete"]),
     }

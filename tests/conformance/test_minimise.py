@@ -1,0 +1,145 @@
+"""The minimiser after hypothesis' shrink: generic over the kit's records, counted in
+steps, and the same case under any load."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+
+import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+from ragward.conformance.invariant import REGISTRY, Violation
+from ragward.conformance.minimise import MINIMISE_STEPS, minimise
+from ragward.conformance.records import Doc, from_data
+from ragward.conformance.report import verdict_data
+from ragward.conformance.runner import replay, run_invariant
+from ragward.engines.reference import reference_factory
+from tests.conformance.broken import BROKEN
+
+
+@dataclass(frozen=True)
+class _Case:
+    docs: tuple[Doc, ...]
+    marks: tuple[int, ...]
+    query: str
+    tick: int
+    barrier: str | None = None
+    rrf_k: float = 60
+
+
+_CASE = _Case(
+    docs=tuple(Doc("acme", f"d{i}", f"the payment {i} is held today") for i in range(8)),
+    marks=tuple(range(10, 18)),
+    query="payment held",
+    tick=977,
+    barrier="deal",
+    rrf_k=61.5,
+)
+
+
+def _keeps(case: _Case) -> bool:
+    """Fails while a document with mark 13 is there, its text sharing a word with the
+    query (docs and marks must stay paired: strict zip)."""
+    pairs = list(zip(case.docs, case.marks, strict=True))
+    return any(
+        mark == 13 and set(doc.text.split()) & set(case.query.split()) for doc, mark in pairs
+    )
+
+
+def _strict(case: _Case) -> bool:
+    try:
+        return _keeps(case)
+    except ValueError:  # a candidate the check refuses: not taken
+        return False
+
+
+def test_it_cuts_pairs_words_and_numbers_to_a_fixed_point() -> None:
+    found = minimise(_CASE, _strict, cap=1_000)
+    assert found.complete
+    (doc,) = found.case.docs
+    assert found.case.marks == (13,)
+    assert doc.doc_id == "d3"
+    # one word of the text and of the query, the same word, renamed short everywhere
+    assert doc.text == found.case.query
+    assert len(doc.text) == 1
+    assert found.case.tick == 0
+    assert found.case.barrier is None
+    assert found.case.rrf_k == 60  # its default, rather than a smaller number
+    assert minimise(_CASE, _strict, cap=1_000) == found  # no clock, no randomness
+
+
+def test_a_cap_ends_it_at_so_many_steps() -> None:
+    found = minimise(_CASE, _strict, cap=5)
+    assert (found.steps, found.complete) == (5, False)
+    assert _keeps(found.case)
+    assert len(found.case.docs) < len(_CASE.docs)  # the first cuts were kept
+
+
+# A defect whose counterexample hypothesis leaves with many documents (9 at ci).
+_PLANT, _ID = "namespace-statistics", "STAT-001"
+
+
+def _minimised_case() -> str:
+    verdict = run_invariant(REGISTRY[_ID], BROKEN[_PLANT][0], baseline=reference_factory)
+    assert verdict.status == "fail", verdict.reason
+    assert verdict.minimised is not None
+    steps, complete = verdict.minimised
+    assert complete
+    assert 0 < steps < MINIMISE_STEPS["ci"]
+    assert "budget" not in verdict.reason
+    data = verdict_data(verdict)
+    assert data["minimised"] == {"steps": steps, "complete": True}
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def _documents(value: object) -> int:
+    if isinstance(value, dict):
+        own = 1 if {"tenant", "doc_id", "text"} <= value.keys() else 0
+        return own + sum(_documents(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_documents(v) for v in value)
+    return 0
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+@contextmanager
+def _busy_cpu(workers: int) -> Iterator[None]:
+    spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(workers)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.terminate()
+            spinner.join()
+
+
+@pytest.fixture(scope="module")
+def quiet_run() -> str:
+    return _minimised_case()
+
+
+def test_a_planted_defect_minimises_to_at_most_two_documents(quiet_run: str) -> None:
+    entry = json.loads(quiet_run)
+    case = entry["counterexample"]
+    assert _documents(case) <= 2, case
+    # still a finding: it fails on the plant and holds on the reference
+    with pytest.raises(Violation):
+        replay(BROKEN[_PLANT][0], _ID, case)
+    replay(reference_factory, _ID, case)
+    assert from_data(REGISTRY[_ID].case_type, case) is not None
+
+
+def test_the_same_counterexample_under_a_busy_cpu(quiet_run: str) -> None:
+    with _busy_cpu(3):
+        loaded = _minimised_case()
+    assert loaded == quiet_run
