@@ -7,12 +7,13 @@ from itertools import pairwise
 
 from hypothesis import strategies as st
 
+from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.processes import other_process
 from ragward.conformance.records import Asker, Hit, Policy
 from ragward.conformance.strategies import BARRIERS, Scene, scenes
-from ragward.conformance.view import answer, bare_too, build, prepare, ranked, same
+from ragward.conformance.view import bare_too, build, prepare
 
 __all__ = [
     "Shuffled",
@@ -111,11 +112,13 @@ def ingestion_order(factory: Factory, case: Shuffled) -> None:
     scene = case.scene
     system, caps, fitted, policy = prepare(factory, scene.docs, scene.policy)
     other = build(factory, [fitted[i] for i in case.order])
-    asked = (scene.query, scene.asker, scene.now_tick, policy)
-    same(
+    question = (scene.query, scene.asker, scene.now_tick, policy)
+    differ(
         f"answer after ingesting in order {list(case.order)}",
-        answer(system.retrieve(*asked), caps),
-        answer(other.retrieve(*asked), caps),
+        asked(*question, caps),
+        system.retrieve(*question),
+        other.retrieve(*question),
+        caps,
     )
 
 
@@ -132,16 +135,18 @@ def repeat_calls(factory: Factory, case: Scene) -> None:
     built the same way —
     gives exactly the same answer: no cache, counter or state leaks between calls."""
     system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
-    asked = (case.query, case.asker, case.now_tick, policy)
-    want = answer(system.retrieve(*asked), caps)
+    question = (case.query, case.asker, case.now_tick, policy)
+    want = system.retrieve(*question)
     for tenant in sorted({d.tenant for d in fitted} | {case.asker.tenant}):
         noise = Asker("kit-noise", tenant, "restricted", BARRIERS)
         for query in (case.query, case.query + " wire"):
             system.retrieve(query, noise, case.now_tick + 3, replace(policy, max_stale_ticks=None))
         system.retrieve("ledger", case.asker, case.now_tick, policy)
-    same("answer to the same question asked again", want, answer(system.retrieve(*asked), caps))
+    said = asked(*question, caps)
+    again = system.retrieve(*question)
+    differ("answer to the same question asked again", said, want, again, caps)
     twin = build(factory, fitted)
-    same("answer of a second instance built alike", want, answer(twin.retrieve(*asked), caps))
+    differ("answer of a second instance built alike", said, want, twin.retrieve(*question), caps)
 
 
 @invariant(
@@ -161,13 +166,14 @@ def limit_cuts_prefix(factory: Factory, case: Scene) -> None:
     wide = replace(policy, result_limit=max(50, policy.result_limit))
     large = system.retrieve(case.query, case.asker, case.now_tick, wide)
     n = policy.result_limit
-    same(f"hits under result_limit={n} vs the first {n} under 50", ranked(large)[:n], ranked(small))
-    if caps.scores:
-        same(
-            f"scores under result_limit={n}",
-            [h.score for h in large.hits[:n]],
-            [h.score for h in small.hits],
-        )
+    differ(
+        f"hits under result_limit={n} vs the first {n} under 50",
+        asked(case.query, case.asker, case.now_tick, policy, caps),
+        replace(large, hits=large.hits[:n]),
+        small,
+        caps,
+        counts=False,
+    )
 
 
 @invariant(
@@ -196,10 +202,11 @@ def another_process(factory: Factory, case: Scene) -> None:
     asks = bare_too(policy, caps, ("lexical",))
     for query in dict.fromkeys([case.query, *mine]):
         for each in asks:
-            asked = (query, case.asker, case.now_tick, each)
-            same(
-                f"answer to {query!r} ({each.mode}, rerank={each.rerank}) of a system in "
-                "another process (another hash seed)",
-                answer(system.retrieve(*asked), caps),
-                answer(remote.retrieve(*asked), caps),
+            question = (query, case.asker, case.now_tick, each)
+            differ(
+                "answer of a system in another process (another hash seed)",
+                asked(*question, caps),
+                system.retrieve(*question),
+                remote.retrieve(*question),
+                caps,
             )
