@@ -4,8 +4,8 @@ A failed comparison of two answers used to print both as raw, truncated tuples, 
 number that moved buried inside. Here a :class:`Violation` says, on its first line (the
 one a report's table shows), what was compared and the first change; then who asked what
 (question, mode, only the policy knobs the adapter declares, principal, tick); then one
-line per change: a hit added or removed, a rank moved, a score changed (3 decimals, more
-only where 3 do not tell the two apart), a counted number changed.
+line per change: a hit added or removed (``none -> rank 2``), a rank moved, a score
+changed (3 decimals, more only where 3 do not tell the two apart), a count changed.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def changes(
     for chunk_id, (rank, hit) in old.items():
         if chunk_id not in new:
             score = f", score {hit.score:.3f}" if scores else ""
-            rows.append((chunk_id, f"removed (was rank {rank}{score})"))
+            rows.append((chunk_id, f"removed: rank {rank} -> none{score}"))
             continue
         said = _hit_change((rank, new[chunk_id][0]), hit, new[chunk_id][1], scores)
         if said:
@@ -101,7 +101,7 @@ def changes(
     for chunk_id, (rank, hit) in new.items():
         if chunk_id not in old:
             score = f", score {hit.score:.3f}" if scores else ""
-            rows.append((chunk_id, f"added at rank {rank}{score}"))
+            rows.append((chunk_id, f"added: none -> rank {rank}{score}"))
     if counts and caps.counts:
         for name in _COUNTS:
             one, other = getattr(before, name), getattr(after, name)
