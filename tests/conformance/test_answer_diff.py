@@ -123,3 +123,15 @@ def test_a_planted_defect_reads_as_a_diff(plant: str, invariant_id: str, change:
     assert all(line.startswith("  ") for line in lines), lines
     assert any(re.fullmatch(r"  " + change, line) for line in lines), lines
     assert "((" not in whole, whole  # no raw tuple of an answer
+
+
+def test_a_tie_out_of_order_names_ranks_scores_and_the_question() -> None:
+    reason, whole = _full_reason("ties-by-row", "DET-001")
+    assert re.fullmatch(
+        r"identical chunks '\S+' and '\S+' out of id order \(ranks \d+ and \d+\)", reason
+    )
+    first, question, *lines = whole.splitlines()
+    assert first == reason
+    assert " asked by u" in question, question
+    assert len(lines) == 2, lines
+    assert all(re.fullmatch(r"  \S+ +rank \d+, score [0-9.e-]+", line) for line in lines), lines
