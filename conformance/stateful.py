@@ -13,14 +13,16 @@ invariants run whole programs through it; :class:`LifecycleMachine` (a hypothesi
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
+from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory, RetrievalSystem
 from ragward.conformance.invariant import Violation
-from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
+from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Hit, Policy, Result
 from ragward.conformance.strategies import (
     BARRIERS,
     DOC_IDS,
@@ -37,7 +39,6 @@ from ragward.conformance.strategies import (
     restamp,
 )
 from ragward.conformance.view import (
-    answer,
     bare,
     build,
     check_counts,
@@ -45,8 +46,6 @@ from ragward.conformance.view import (
     fit_doc,
     fit_policy,
     label,
-    ranked,
-    same,
 )
 from ragward.conformance.visibility import in_view
 
@@ -147,33 +146,30 @@ class Executor:
             holding = f"{asker.tenant!r}'s live documents alone"
         fresh = build(self.factory, docs)
         other = fresh.retrieve(query, asker, now_tick, self.policy)
-        what = (
-            f"{asker.user_id}@{asker.tenant} asking {query!r}, vs a fresh system holding {holding}"
-        )
+        what = f"vs a fresh system holding {holding}"
+        question = asked(query, asker, now_tick, self.policy, self.caps)
         if "fresh-ids" in self.checks:
-            same(f"hits of {what}", ranked(other), ranked(result))
+            differ(f"hits {what}", question, other, result, self.caps, scores=False, counts=False)
         if "fresh-scores" in self.checks and self.caps.scores:
-            same(
-                f"scores of {what}",
-                [(h.chunk_id, h.score) for h in other.hits],
-                [(h.chunk_id, h.score) for h in result.hits],
-            )
+            differ(f"scores {what}", question, _scored(other), _scored(result), self.caps)
             if "lexical" in self.caps.modes:
                 # Bare BM25 scores: fusion and rerank hide statistics that drift.
                 lexical = bare(self.policy, self.caps, "lexical")
-                same(
-                    f"lexical scores (rerank off) of {what}",
-                    [
-                        (h.chunk_id, h.score)
-                        for h in fresh.retrieve(query, asker, now_tick, lexical).hits
-                    ],
-                    [
-                        (h.chunk_id, h.score)
-                        for h in self.system.retrieve(query, asker, now_tick, lexical).hits
-                    ],
+                differ(
+                    f"lexical scores {what}",
+                    asked(query, asker, now_tick, lexical, self.caps),
+                    _scored(fresh.retrieve(query, asker, now_tick, lexical)),
+                    _scored(self.system.retrieve(query, asker, now_tick, lexical)),
+                    self.caps,
                 )
         if "fresh-counts" in self.checks and self.caps.counts:
-            same(f"counts of {what}", answer(other, self.caps)[-1], answer(result, self.caps)[-1])
+            differ(
+                f"counts {what}",
+                question,
+                replace(other, hits=()),
+                replace(result, hits=()),
+                self.caps,
+            )
 
     def found(self, result: Result, asker: Asker, query: str, now_tick: int) -> None:
         """Every live document in the asker's view that ``query`` names by fingerprint is
@@ -307,3 +303,9 @@ def machine_for(factory: Factory) -> type[LifecycleMachine]:
     """A :class:`LifecycleMachine` subclass bound to ``factory``."""
     name = getattr(factory, "__name__", "impl")
     return type(f"LifecycleMachine_{name}", (LifecycleMachine,), {"factory": staticmethod(factory)})
+
+
+def _scored(result: Result) -> Result:
+    """``result`` reduced to chunk ids and scores, counts aside: what a score check compares."""
+    hits = tuple(Hit(h.chunk_id, "", 0, 0, 0, "", h.score) for h in result.hits)
+    return Result(hits)

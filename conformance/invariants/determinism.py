@@ -7,12 +7,13 @@ from itertools import pairwise
 
 from hypothesis import strategies as st
 
+from ragward.conformance.answer_diff import asked, differ, number_pair
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.processes import other_process
 from ragward.conformance.records import Asker, Hit, Policy
 from ragward.conformance.strategies import BARRIERS, Scene, scenes
-from ragward.conformance.view import answer, bare_too, build, prepare, ranked, same
+from ragward.conformance.view import bare_too, build, prepare
 
 __all__ = [
     "Shuffled",
@@ -60,7 +61,9 @@ def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
     backwards = sorted(case.docs, key=lambda doc: doc.doc_id, reverse=True)
     system, caps, _, policy = prepare(factory, backwards, case.policy)
     result = system.retrieve(case.query, case.asker, case.now_tick, policy)
-    _ties_in_order(result.hits, policy, caps)
+    _ties_in_order(
+        result.hits, policy, caps, asked(case.query, case.asker, case.now_tick, policy, caps)
+    )
     if caps.policy_knobs:
         # Wide limits too: a tie-break that only differs past the cut shows in the tail;
         # and the longest texts of the asker's tenant as queries, where many chunks of one
@@ -73,29 +76,46 @@ def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
             wide = replace(each, candidate_limit=60, result_limit=60)
             for query in dict.fromkeys([case.query, *longest]):
                 hits = system.retrieve(query, case.asker, case.now_tick, wide).hits
-                _ties_in_order(hits, wide, caps)
+                said = asked(query, case.asker, case.now_tick, wide, caps)
+                _ties_in_order(hits, wide, caps, said)
 
 
-def _ties_in_order(hits: tuple[Hit, ...], policy: Policy, caps: Capabilities) -> None:
-    for a, b in pairwise(hits):
+def _ties_in_order(
+    hits: tuple[Hit, ...], policy: Policy, caps: Capabilities, question: str
+) -> None:
+    """``hits`` in ``(-score, chunk_id)`` order, identical texts tied; a breach is said
+    with the ranks and scores of the two hits, then ``question`` (who asked what, how)."""
+    for rank, (a, b) in enumerate(pairwise(hits), start=1):
         if (-a.score, a.chunk_id) >= (-b.score, b.chunk_id):
+            w = max(len(a.chunk_id), len(b.chunk_id))
             raise Violation(
-                f"{a.chunk_id!r} ({a.score!r}) is ranked before {b.chunk_id!r} ({b.score!r})"
+                f"{a.chunk_id!r} is ranked before {b.chunk_id!r}: "
+                f"score {number_pair(a.score, b.score)} down the list\n{question}\n"
+                f"  {a.chunk_id:<{w}}  rank {rank}, score {a.score!r}\n"
+                f"  {b.chunk_id:<{w}}  rank {rank + 1}, score {b.score!r}"
             )
     textual = policy.mode != "hybrid" or (caps.rerank_toggle and policy.rerank)
-    first: dict[str, tuple[str, float]] = {}
-    for hit in hits:
+    first: dict[str, tuple[str, float, int]] = {}
+    for rank, hit in enumerate(hits, start=1):
         if hit.text not in first:
-            first[hit.text] = (hit.chunk_id, hit.score)
+            first[hit.text] = (hit.chunk_id, hit.score, rank)
             continue
-        twin, score = first[hit.text]
+        twin, score, at = first[hit.text]
+        w = max(len(twin), len(hit.chunk_id))
+        pair = (
+            f"\n{question}\n  {twin:<{w}}  rank {at}, score {score!r}"
+            f"\n  {hit.chunk_id:<{w}}  rank {rank}, score {hit.score!r}"
+        )
         if textual and score != hit.score:
             raise Violation(
-                f"identical chunks {twin!r} and {hit.chunk_id!r} scored {score!r} and "
-                f"{hit.score!r} ({policy.mode}, rerank={policy.rerank})"
+                f"identical chunks {twin!r} and {hit.chunk_id!r} scored "
+                f"{number_pair(score, hit.score)}{pair}"
             )
         if hit.chunk_id < twin:
-            raise Violation(f"identical chunks {twin!r} and {hit.chunk_id!r} out of id order")
+            raise Violation(
+                f"identical chunks {twin!r} and {hit.chunk_id!r} out of id order "
+                f"(ranks {at} and {rank}){pair}"
+            )
 
 
 @invariant(
@@ -111,11 +131,13 @@ def ingestion_order(factory: Factory, case: Shuffled) -> None:
     scene = case.scene
     system, caps, fitted, policy = prepare(factory, scene.docs, scene.policy)
     other = build(factory, [fitted[i] for i in case.order])
-    asked = (scene.query, scene.asker, scene.now_tick, policy)
-    same(
+    question = (scene.query, scene.asker, scene.now_tick, policy)
+    differ(
         f"answer after ingesting in order {list(case.order)}",
-        answer(system.retrieve(*asked), caps),
-        answer(other.retrieve(*asked), caps),
+        asked(*question, caps),
+        system.retrieve(*question),
+        other.retrieve(*question),
+        caps,
     )
 
 
@@ -132,16 +154,18 @@ def repeat_calls(factory: Factory, case: Scene) -> None:
     built the same way —
     gives exactly the same answer: no cache, counter or state leaks between calls."""
     system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
-    asked = (case.query, case.asker, case.now_tick, policy)
-    want = answer(system.retrieve(*asked), caps)
+    question = (case.query, case.asker, case.now_tick, policy)
+    want = system.retrieve(*question)
     for tenant in sorted({d.tenant for d in fitted} | {case.asker.tenant}):
         noise = Asker("kit-noise", tenant, "restricted", BARRIERS)
         for query in (case.query, case.query + " wire"):
             system.retrieve(query, noise, case.now_tick + 3, replace(policy, max_stale_ticks=None))
         system.retrieve("ledger", case.asker, case.now_tick, policy)
-    same("answer to the same question asked again", want, answer(system.retrieve(*asked), caps))
+    said = asked(*question, caps)
+    again = system.retrieve(*question)
+    differ("answer to the same question asked again", said, want, again, caps)
     twin = build(factory, fitted)
-    same("answer of a second instance built alike", want, answer(twin.retrieve(*asked), caps))
+    differ("answer of a second instance built alike", said, want, twin.retrieve(*question), caps)
 
 
 @invariant(
@@ -161,13 +185,14 @@ def limit_cuts_prefix(factory: Factory, case: Scene) -> None:
     wide = replace(policy, result_limit=max(50, policy.result_limit))
     large = system.retrieve(case.query, case.asker, case.now_tick, wide)
     n = policy.result_limit
-    same(f"hits under result_limit={n} vs the first {n} under 50", ranked(large)[:n], ranked(small))
-    if caps.scores:
-        same(
-            f"scores under result_limit={n}",
-            [h.score for h in large.hits[:n]],
-            [h.score for h in small.hits],
-        )
+    differ(
+        f"hits under result_limit={n} vs the first {n} under 50",
+        asked(case.query, case.asker, case.now_tick, policy, caps),
+        replace(large, hits=large.hits[:n]),
+        small,
+        caps,
+        counts=False,
+    )
 
 
 @invariant(
@@ -196,10 +221,11 @@ def another_process(factory: Factory, case: Scene) -> None:
     asks = bare_too(policy, caps, ("lexical",))
     for query in dict.fromkeys([case.query, *mine]):
         for each in asks:
-            asked = (query, case.asker, case.now_tick, each)
-            same(
-                f"answer to {query!r} ({each.mode}, rerank={each.rerank}) of a system in "
-                "another process (another hash seed)",
-                answer(system.retrieve(*asked), caps),
-                answer(remote.retrieve(*asked), caps),
+            question = (query, case.asker, case.now_tick, each)
+            differ(
+                "answer of a system in another process (another hash seed)",
+                asked(*question, caps),
+                system.retrieve(*question),
+                remote.retrieve(*question),
+                caps,
             )

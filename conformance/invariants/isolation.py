@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory
 from ragward.conformance.hostile import hostile_programs
 from ragward.conformance.invariant import invariant
@@ -18,7 +19,7 @@ from ragward.conformance.strategies import (
     programs,
     scenes,
 )
-from ragward.conformance.view import answer, bare_too, build, check_hits, live_of, prepare, same
+from ragward.conformance.view import bare_too, build, check_hits, live_of, prepare
 
 __all__ = [
     "deleted_never_return",
@@ -80,11 +81,12 @@ def tenants_sharing_doc_ids(factory: Factory, case: Scene) -> None:
     for each in bare_too(policy, caps):
         result = system.retrieve(case.query, case.asker, case.now_tick, each)
         other = alone.retrieve(case.query, case.asker, case.now_tick, each)
-        same(
-            f"answer to {case.asker.tenant!r} ({each.mode}, rerank={each.rerank}) alone vs "
-            "among other tenants",
-            answer(other, caps),
-            answer(result, caps),
+        differ(
+            f"answer to {case.asker.tenant!r} alone vs among other tenants",
+            asked(case.query, case.asker, case.now_tick, each, caps),
+            other,
+            result,
+            caps,
         )
 
 

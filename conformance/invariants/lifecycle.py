@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.stateful import ALONE, CHECKS, run_program
 from ragward.conformance.strategies import TENANTS, Churn, Program, churns, programs, restamp
-from ragward.conformance.view import answer, bare_too, build, fit_doc, fit_policy, label, same
+from ragward.conformance.view import bare_too, build, fit_doc, fit_policy, label
 
 __all__ = [
     "churn_leaves_no_trace",
@@ -154,11 +155,12 @@ def churn_leaves_no_trace(factory: Factory, case: Churn) -> None:
     live[mine[1]] = new
     fresh = build(factory, live.values())
     policy = fit_policy(case.policy, caps)
-    asked = (case.query, case.asker, case.now_tick)
+    question = (case.query, case.asker, case.now_tick)
     for each in bare_too(policy, caps):
-        same(
-            f"answer ({each.mode}, rerank={each.rerank}) after {case.rewrites} versions of "
-            f"{label(case.churned)} vs a fresh system",
-            answer(fresh.retrieve(*asked, each), caps),
-            answer(system.retrieve(*asked, each), caps),
+        differ(
+            f"answer after {case.rewrites} versions of {label(case.churned)} vs a fresh system",
+            asked(*question, each, caps),
+            fresh.retrieve(*question, each),
+            system.retrieve(*question, each),
+            caps,
         )

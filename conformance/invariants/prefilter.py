@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragward.conformance.contract import Factory
+from ragward.conformance.answer_diff import added, asked, differ
+from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.invariant import Violation, invariant
-from ragward.conformance.records import CLASSIFICATIONS, Asker, Result
+from ragward.conformance.records import CLASSIFICATIONS, Asker, Policy, Result
 from ragward.conformance.strategies import (
     Flooded,
     Scene,
@@ -24,7 +25,6 @@ from ragward.conformance.view import (
     label,
     live_of,
     prepare,
-    ranked,
     same,
     with_and_without,
 )
@@ -62,8 +62,21 @@ def results_unmoved(factory: Factory, case: Flooded) -> None:
     — changes neither which chunks come back, nor their order, nor how many. This is what
     filtering *after* a top-k cut breaks: the flood takes the candidate slots and the
     asker gets fewer results, or none."""
-    _, _, before, after, hidden = with_and_without(factory, case)
-    same(f"hits after adding {len(hidden)} invisible documents", ranked(before), ranked(after))
+    caps, policy, before, after, hidden = with_and_without(factory, case)
+    differ(
+        f"hits after adding {added(hidden)} outside the view",
+        _asked(case, policy, caps),
+        before,
+        after,
+        caps,
+        scores=False,
+        counts=False,
+    )
+
+
+def _asked(case: Flooded, policy: Policy, caps: Capabilities) -> str:
+    scene = case.scene
+    return asked(scene.query, scene.asker, scene.now_tick, policy, caps)
 
 
 @invariant(
@@ -80,14 +93,13 @@ def results_unmoved_at_scale(factory: Factory, case: Flooded) -> None:
     filter, an IVF probe window) or after it explores a fixed number of candidates, most
     of them invisible, and returns fewer hits than the asker's view holds — the answer is
     short, silently. The number of hits is compared first, then ids and order."""
-    _, _, before, after, hidden = with_and_without(factory, case)
+    caps, policy, before, after, hidden = with_and_without(factory, case)
+    what = f"after adding {len(hidden)} invisible documents"
     if len(after.hits) != len(before.hits):
-        raise Violation(
-            f"{len(after.hits)} hits instead of {len(before.hits)} after adding "
-            f"{len(hidden)} invisible documents: {[h.chunk_id for h in after.hits]} "
-            f"instead of {[h.chunk_id for h in before.hits]}"
-        )
-    same(f"hits after adding {len(hidden)} invisible documents", ranked(before), ranked(after))
+        what = f"{len(after.hits)} hits instead of {len(before.hits)} {what}"
+    else:
+        what = f"hits {what}"
+    differ(what, _asked(case, policy, caps), before, after, caps, scores=False, counts=False)
 
 
 @invariant(
@@ -106,7 +118,7 @@ def eligible_view_exact(factory: Factory, case: Scene) -> None:
     above the clearance — so a filter that drops an eligible document (an edge compared
     the wrong way, a check that reads 0 as "no contract") shows as a missing hit, which
     no leak check can see."""
-    system, _, fitted, policy = prepare(factory, case.docs, case.policy)
+    system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
     asker, now = case.asker, case.now_tick
     view = [d for d in live_of(fitted).values() if in_view(d, asker, now, policy)]
     barriers = tuple(sorted({d.barrier for d in view if d.barrier is not None}))
@@ -114,10 +126,14 @@ def eligible_view_exact(factory: Factory, case: Scene) -> None:
     alone = build(factory, view)
     want = alone.retrieve(case.query, chief, now, replace(policy, max_stale_ticks=None))
     got = system.retrieve(case.query, asker, now, policy)
-    same(
+    differ(
         f"hits vs a system holding only the {len(view)} documents in the asker's view",
-        ranked(want),
-        ranked(got),
+        asked(case.query, asker, now, policy, caps),
+        want,
+        got,
+        caps,
+        scores=False,
+        counts=False,
     )
 
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ragward.conformance.answer_diff import (
+    added,
+    asked,
+    changes,
+    differ,
+    fail_with_diff,
+)
 from ragward.conformance.contract import Factory
-from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.invariant import invariant
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
 from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
-from ragward.conformance.view import (
-    answer,
-    bare_too,
-    flood_systems,
-    prepare,
-    rounding_note,
-    same,
-)
+from ragward.conformance.view import bare_too, flood_systems, prepare, rounding_note
 from ragward.conformance.visibility import fresh
 
 __all__ = [
@@ -51,11 +51,14 @@ def flood_moves_no_score(factory: Factory, case: Flooded) -> None:
         scores = {h.chunk_id: h.score for h in before.hits}
         for hit in after.hits:
             if hit.chunk_id in scores and scores[hit.chunk_id] != hit.score:
-                raise Violation(
-                    f"score of {hit.chunk_id!r} ({policy.mode}, rerank={policy.rerank}) moved "
-                    f"from {scores[hit.chunk_id]!r} to {hit.score!r} after adding "
-                    f"{len(hidden)} invisible documents"
-                    f"{rounding_note(scores[hit.chunk_id], hit.score)}"
+                # Every change is listed, the moved score first (it is the breach).
+                lines = changes(before, after, caps)
+                moved = [line for line in lines if line.startswith(f"{hit.chunk_id} ")]
+                fail_with_diff(
+                    f"a score moved after adding {added(hidden)} outside the view",
+                    asked(scene.query, scene.asker, scene.now_tick, policy, caps),
+                    moved + [line for line in lines if line not in moved],
+                    rounding_note(scores[hit.chunk_id], hit.score),
                 )
 
 
@@ -88,10 +91,10 @@ def same_view_same_answer(factory: Factory, case: Scene) -> None:
     of the freshness edge, all give exactly the same answer."""
     system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
     mine = [d for d in fitted if d.tenant == case.asker.tenant]
-    want = answer(system.retrieve(case.query, case.asker, case.now_tick, policy), caps)
+    want = system.retrieve(case.query, case.asker, case.now_tick, policy)
     for what, asker, now in _variants(case.asker, case.now_tick, policy, mine):
         got: Result = system.retrieve(case.query, asker, now, policy)
-        same(f"answer for {what}", want, answer(got, caps))
+        differ(f"answer for {what}", asked(case.query, asker, now, policy, caps), want, got, caps)
 
 
 def _variants(
