@@ -5,19 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ragward.conformance.contract import Factory
+from ragward.conformance.floods import Flooded, flooded
 from ragward.conformance.hostile import hostile_programs
 from ragward.conformance.invariant import invariant
+from ragward.conformance.programs import Program, programs
 from ragward.conformance.records import Asker
 from ragward.conformance.stateful import run_program
-from ragward.conformance.strategies import (
-    BARRIERS,
-    Flooded,
-    Program,
-    Scene,
-    flooded,
-    programs,
-    scenes,
-)
+from ragward.conformance.strategies import BARRIERS, Scene, scenes
 from ragward.conformance.view import answer, bare_too, build, check_hits, live_of, prepare, same
 
 __all__ = [

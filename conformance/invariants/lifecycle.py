@@ -6,8 +6,9 @@ from dataclasses import replace
 
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.programs import Churn, Program, churns, programs
 from ragward.conformance.stateful import ALONE, CHECKS, run_program
-from ragward.conformance.strategies import TENANTS, Churn, Program, churns, programs, restamp
+from ragward.conformance.strategies import TENANTS, restamp
 from ragward.conformance.view import answer, bare_too, build, fit_doc, fit_policy, label, same
 
 __all__ = [

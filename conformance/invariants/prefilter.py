@@ -5,17 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ragward.conformance.contract import Factory
+from ragward.conformance.floods import Flooded, count_floods, flooded, large_floods
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Result
-from ragward.conformance.strategies import (
-    Flooded,
-    Scene,
-    count_floods,
-    fingerprints_in,
-    flooded,
-    large_floods,
-    scenes,
-)
+from ragward.conformance.strategies import Scene, fingerprints_in, scenes
 from ragward.conformance.view import (
     bare,
     build,

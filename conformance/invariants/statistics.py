@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ragward.conformance.contract import Factory
+from ragward.conformance.floods import Flooded, flooded
 from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.programs import Program, programs
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
-from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
+from ragward.conformance.strategies import Scene, scenes
 from ragward.conformance.view import (
     answer,
     bare_too,
