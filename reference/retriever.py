@@ -501,8 +501,8 @@ class AuthorizedRetriever:
         source = StageSource(namespace, (lexical, dense), (lexical_ranked, dense_ranked))
         return FirstStage.made(query, lexical, dense, degraded, counts, source)
 
-    #: The best eligible rows of one index (:func:`.candidates.top_candidates`), reachable
-    #: as a method: test doubles rank with it, and planted defects patch its calls.
+    #: The best eligible rows of one index (:func:`.candidates.top_candidates`), called as
+    #: a method: the planted post-filter defect (tools/mutants.py) patches that call.
     _top = staticmethod(top_candidates)
 
     def rerank_scores(self, first: FirstStage, chunks: Sequence[Chunk]) -> Sequence[float]:

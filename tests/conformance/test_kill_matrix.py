@@ -31,7 +31,9 @@ from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.errors import BudgetError
 from ragward.reference import neutralise
 
-from .broken import BROKEN, _assemble, _CustomFirstStage, _joined_size, aimed, kill_row
+from .broken import BROKEN, aimed, kill_row
+from .broken_assembly import assemble_with, joined_size
+from .broken_first_stage import CustomFirstStage
 
 _WORDS = ("payment", "held", "screening", "acme", "fee", "release", "hold", "the")
 _TEXTS = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12).map(" ".join)
@@ -122,7 +124,7 @@ def test_the_first_stage_double_without_a_defect_is_the_reference(
     docs: list[Doc], asker: Asker, query: str, policy: Policy, now: int
 ) -> None:
     # The doubles that re-implement the first stage carry their one defect and no other.
-    reference, double = ReferenceSystem(), _CustomFirstStage()
+    reference, double = ReferenceSystem(), CustomFirstStage()
     for doc in docs:
         assert reference.ingest(doc) == double.ingest(doc)
     want = reference.retrieve(query, asker, now, policy)
@@ -137,9 +139,9 @@ def test_the_assembler_double_without_a_defect_is_the_reference(prompt: Assemble
         want = None
     if want is None:
         with pytest.raises(BudgetError):
-            _assemble(prompt, measure=_joined_size, escape=neutralise)
+            assemble_with(prompt, measure=joined_size, escape=neutralise)
     else:
-        assert _assemble(prompt, measure=_joined_size, escape=neutralise) == want
+        assert assemble_with(prompt, measure=joined_size, escape=neutralise) == want
 
 
 def test_the_reference_passes_everything() -> None:
