@@ -19,6 +19,7 @@ from ragward.engines.qdrant_points import (
     load,
     payload_of,
     point_id,
+    vectors_of,
 )
 
 __all__ = ["ClientBackend", "client_at"]
@@ -91,18 +92,9 @@ class ClientBackend:
         m = self.m
         points = []
         for row, terms in zip(rows, sparse, strict=True):
-            vector: dict[str, Any] = {}
-            if terms is not None:
-                vector[SPARSE] = m.SparseVector(indices=terms[0], values=terms[1])
-            if row.vector is not None:
-                vector[DENSE] = list(row.vector)
-            points.append(
-                m.PointStruct(
-                    id=point_id(row.tenant, row.doc_id, row.chunk_id),
-                    vector=vector,
-                    payload=payload_of(row),
-                )
-            )
+            key = point_id(row.tenant, row.doc_id, row.chunk_id)
+            vector = vectors_of(row, terms, m.SparseVector)
+            points.append(m.PointStruct(id=key, vector=vector, payload=payload_of(row)))
         # One batch: local mode applies it in list order; a server, like the edge engine,
         # in a random order (see EdgeBackend.upsert), which the server configuration keeps.
         if points:

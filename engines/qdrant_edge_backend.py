@@ -20,6 +20,7 @@ from ragward.engines.qdrant_points import (
     load,
     payload_of,
     point_id,
+    vectors_of,
 )
 
 __all__ = ["EdgeBackend"]
@@ -69,12 +70,8 @@ class EdgeBackend:
         q = self.q
         points = []
         for row, terms in zip(rows, sparse, strict=True):
-            vector: dict[str, Any] = {}
-            if terms is not None:
-                vector[SPARSE] = q.SparseVector(indices=terms[0], values=terms[1])
-            if row.vector is not None:
-                vector[DENSE] = list(row.vector)
             key = point_id(row.tenant, row.doc_id, row.chunk_id)
+            vector = vectors_of(row, terms, q.SparseVector)
             points.append(q.Point(id=key, vector=vector, payload=payload_of(row)))
         # One point per update, in chunk order: Qdrant applies a batch's points in the key
         # order of a hash map of their ids (``upsert_points`` dedups them through an

@@ -3,14 +3,14 @@
 A point is one chunk: its id a hash of its identifiers, its payload the chunk's labels and
 text (:func:`payload_of`), two named vectors (``dense``, and the sparse ``bm25``). A
 :class:`Scope` says which points a filter admits and a :class:`Search` is one engine
-query; a :class:`Backend` turns both into one client API's calls
-(:mod:`~ragward.engines.qdrant_edge_backend`, :mod:`~ragward.engines.qdrant_client_backend`).
+query; a :class:`Backend` turns both into the calls of one client API: the engine
+in-process, or ``qdrant-client``.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,6 +30,7 @@ __all__ = [
     "payload_of",
     "point_id",
     "row_of",
+    "vectors_of",
 ]
 
 _EXTRA = "pip install 'ragward[qdrant]'"
@@ -115,3 +116,14 @@ def payload_of(row: IndexRow) -> Payload:
 
 def row_of(payload: Payload) -> IndexRow:
     return IndexRow.stored(payload)
+
+
+def vectors_of(row: IndexRow, terms: Sparse | None, sparse: Callable[..., Any]) -> dict[str, Any]:
+    """A point's named vectors: BM25's where the row has terms, the embedding where it has
+    one; ``sparse(indices=..., values=...)`` is the client API's sparse vector."""
+    vectors: dict[str, Any] = {}
+    if terms is not None:
+        vectors[SPARSE] = sparse(indices=terms[0], values=terms[1])
+    if row.vector is not None:
+        vectors[DENSE] = list(row.vector)
+    return vectors
