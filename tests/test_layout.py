@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.doc_checks import assert_example_prints_what_it_says
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # package folder -> ragward packages its modules must never import
@@ -157,12 +159,4 @@ def test_ci_runs_the_quality_gate_against_the_committed_baseline() -> None:
 @pytest.mark.slow  # the three verbs: two invariants, the default grid, the gate
 def test_readme_example_prints_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the example names the bundled set and the baseline from here
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = [
-        line.split("# ", 1)[1].strip() for line in block.splitlines() if line.startswith("print(")
-    ]
-    assert expected
-    printed: list[str] = []
-    exec(block, {"print": lambda *args: printed.append(" ".join(map(str, args)))})
-    assert printed == expected
+    assert_example_prints_what_it_says(ROOT / "README.md")
