@@ -34,28 +34,6 @@ if TYPE_CHECKING:
     from ragward.conformance.runner import PROFILES, Report, Verdict, replay, run_conformance
     from ragward.conformance.wire import PeerError, WireError, external_factory, serve
 
-_LAZY = {
-    "LEVELS": "invariant",
-    "REGISTRY": "invariant",
-    "Invariant": "invariant",
-    "Violation": "invariant",
-    "PROFILES": "runner",
-    "Report": "runner",
-    "Verdict": "runner",
-    "replay": "runner",
-    "run_conformance": "runner",
-    "PeerError": "wire",
-    "WireError": "wire",
-    "external_factory": "wire",
-    "serve": "wire",
-}
-_EXPORTS = Exports("ragward.conformance", globals(), lazy=_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    return _EXPORTS.find(name)
-
-
 __all__ = [
     "LEVELS",
     "PROFILES",
@@ -83,3 +61,15 @@ __all__ = [
     "run_conformance",
     "serve",
 ]
+
+
+_LAZY = {
+    "invariant": ("LEVELS", "REGISTRY", "Invariant", "Violation"),
+    "runner": ("PROFILES", "Report", "Verdict", "replay", "run_conformance"),
+    "wire": ("PeerError", "WireError", "external_factory", "serve"),
+}
+_EXPORTS = Exports("ragward.conformance", globals(), lazy=_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.find(name)

@@ -25,8 +25,9 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from ragward.conformance.programs import Key, Op, Program
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy
-from ragward.conformance.strategies import ANCHORS, MARK, Key, Op, Program, fingerprint, stamp
+from ragward.conformance.strategies import ANCHORS, MARK, fingerprint, stamp
 
 __all__ = ["PIECES", "SEPARATORS", "TWINS", "hostile_programs"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_type_hints
 
 from hypothesis import strategies as st
 
@@ -18,6 +18,7 @@ from ragward.conformance.contract import Factory
 
 __all__ = [
     "LEVELS",
+    "LEVEL_OF_PREFIX",
     "REGISTRY",
     "TEST_ONLY_PREFIX",
     "Invariant",
@@ -79,26 +80,43 @@ def catalogue() -> tuple[str, ...]:
     return tuple(sorted(i for i in REGISTRY if not i.startswith(TEST_ONLY_PREFIX)))
 
 
+#: The level of an invariant, by the prefix of its id (``ISO-001`` is an isolation rule).
+LEVEL_OF_PREFIX: dict[str, str] = {
+    "ISO": "isolation",
+    "PRE": "prefilter",
+    "STAT": "statistics",
+    "LIFE": "lifecycle",
+    "DET": "determinism",
+    "DEPTH": "determinism",
+    "PROV": "provenance",
+    "FUS": "fusion",
+    "ASM": "assembly",
+    "GRD": "grounding",
+}
+
+
 def invariant(
     id: str,
-    level: str,
-    title: str,
     *,
-    case_type: type[Any],
     cases: Callable[[], st.SearchStrategy[Any]],
     requires: tuple[str, ...] = (),
 ) -> Callable[[Callable[[Factory, Any], None]], Callable[[Factory, Any], None]]:
-    """Register the decorated check as invariant ``id``; its docstring is the doc."""
-    if level not in LEVELS:
-        raise ValueError(f"invariant {id}: unknown level {level!r}")
+    """Register the decorated check as invariant ``id``, of the level its id's prefix names
+    (:data:`LEVEL_OF_PREFIX`); its docstring's first line is the title, the rest the doc;
+    the annotation of its ``case`` parameter is the record ``cases`` draws."""
+    level = LEVEL_OF_PREFIX.get(id.rsplit("-", 1)[0])
+    if level is None:
+        raise ValueError(f"invariant {id}: no level has the prefix of its id")
 
     def register(check: Callable[[Factory, Any], None]) -> Callable[[Factory, Any], None]:
         if id in REGISTRY:
             raise ValueError(f"invariant {id} registered twice")
-        doc = " ".join((check.__doc__ or "").split())
-        if not doc:
-            raise ValueError(f"invariant {id} has no documentation")
-        REGISTRY[id] = Invariant(id, level, title, doc, requires, case_type, cases, check)
+        title, _, doc = (check.__doc__ or "").partition("\n")
+        doc = " ".join(doc.split())
+        if not title.strip() or not doc:
+            raise ValueError(f"invariant {id} needs a docstring: a title line, then its doc")
+        case_type = get_type_hints(check)["case"]
+        REGISTRY[id] = Invariant(id, level, title.strip(), doc, requires, case_type, cases, check)
         return check
 
     return register

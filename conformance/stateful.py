@@ -1,6 +1,6 @@
 """Programs of writes and reads, run against a model that checks after every step.
 
-:class:`Executor` runs one :class:`~ragward.conformance.strategies.Op` at a time against a
+:class:`Executor` runs one :class:`~ragward.conformance.programs.Op` at a time against a
 system and a simple model of what must be live: which writes must be taken or refused,
 which document version every hit must come from, what the audit counts may say, and that
 the answer equals that of a fresh system holding only the live documents. Case-based
@@ -22,15 +22,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory, RetrievalSystem
 from ragward.conformance.invariant import Violation
+from ragward.conformance.programs import Key, Op, Program
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Hit, Policy, Result
 from ragward.conformance.strategies import (
     BARRIERS,
     DOC_IDS,
     MAX_TICK,
     TENANTS,
-    Key,
-    Op,
-    Program,
     askers,
     documents,
     fingerprints_in,

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ragward.conformance.contract import Capabilities, Factory, RetrievalSystem
+from ragward.conformance.floods import Flooded
 from ragward.conformance.invariant import Violation
 from ragward.conformance.records import Asker, Doc, Policy, Result
-from ragward.conformance.strategies import Flooded, fingerprints_in
+from ragward.conformance.strategies import fingerprints_in
 from ragward.conformance.visibility import entitled, fresh, in_view
 
 __all__ = [

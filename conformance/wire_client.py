@@ -11,19 +11,8 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
+from ragward.conformance import records
 from ragward.conformance.contract import Capabilities
-from ragward.conformance.records import (
-    Asker,
-    AssembleRequest,
-    Context,
-    Doc,
-    Hit,
-    Policy,
-    Result,
-    Span,
-    Support,
-    to_data,
-)
 from ragward.conformance.wire_format import (
     DEFAULT_TIMEOUT,
     OPTIONAL_OPS,
@@ -50,37 +39,53 @@ class ExternalSystem:
         self.peer = peer
         self.capabilities: Capabilities = peer.capabilities
 
-    def ingest(self, doc: Doc) -> bool:
-        return self.peer.call("ingest", {"doc": to_data(doc)}, _reader(bool))
+    def ingest(self, doc: records.Doc) -> bool:
+        return self.peer.call("ingest", {"doc": records.to_data(doc)}, _reader(bool))
 
     def delete(self, tenant: str, doc_id: str) -> None:
         self.peer.call("delete", {"tenant": tenant, "doc_id": doc_id}, _ignore)
 
-    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+    def retrieve(
+        self, query: str, asker: records.Asker, now_tick: int, policy: records.Policy
+    ) -> records.Result:
         args = {
             "query": query,
-            "asker": to_data(asker),
+            "asker": records.to_data(asker),
             "now_tick": now_tick,
-            "policy": to_data(policy),
+            "policy": records.to_data(policy),
         }
-        return self.peer.call("retrieve", args, lambda data: decode(Result, data, "result"))
+        return self.peer.call("retrieve", args, lambda data: decode(records.Result, data, "result"))
 
-    def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
-        args = {"doc": to_data(doc), "max_tokens": max_tokens, "overlap_tokens": overlap_tokens}
-        return self._optional("chunk", args, lambda data: decode_all(Span, data, "result"))
+    def chunk(
+        self, doc: records.Doc, max_tokens: int, overlap_tokens: int
+    ) -> tuple[records.Span, ...]:
+        args = {
+            "doc": records.to_data(doc),
+            "max_tokens": max_tokens,
+            "overlap_tokens": overlap_tokens,
+        }
+        return self._optional("chunk", args, lambda data: decode_all(records.Span, data, "result"))
 
-    def assemble(self, request: AssembleRequest) -> Context:
-        args = {"request": to_data(request)}
-        return self._optional("assemble", args, lambda data: decode(Context, data, "result"))
+    def assemble(self, request: records.AssembleRequest) -> records.Context:
+        args = {"request": records.to_data(request)}
+        return self._optional(
+            "assemble", args, lambda data: decode(records.Context, data, "result")
+        )
 
     def count_tokens(self, text: str) -> int:
         return self._optional("count_tokens", {"text": text}, _reader(int))
 
     def ground(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float
-    ) -> tuple[Support, ...]:
-        args = {"claims": list(claims), "retrieved": to_data(retrieved), "min_overlap": min_overlap}
-        return self._optional("ground", args, lambda data: decode_all(Support, data, "result"))
+        self, claims: tuple[str, ...], retrieved: tuple[records.Hit, ...], min_overlap: float
+    ) -> tuple[records.Support, ...]:
+        args = {
+            "claims": list(claims),
+            "retrieved": records.to_data(retrieved),
+            "min_overlap": min_overlap,
+        }
+        return self._optional(
+            "ground", args, lambda data: decode_all(records.Support, data, "result")
+        )
 
     def fuse(
         self, rankings: tuple[tuple[str, ...], ...], k: float

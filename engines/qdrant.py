@@ -29,28 +29,27 @@ mode, a Python re-implementation) and ``server`` (``qdrant-client`` against a
 deployment: ``RAGWARD_QDRANT_URL``, ``RAGWARD_QDRANT_API_KEY``).
 
 Versions are points of a second collection, one per ``(tenant, doc_id)``, kept after a
-delete, so a stale write stays refused.
+delete, so a stale write stays refused. The points and queries are
+:mod:`~ragward.engines.qdrant_points`; each client API is a backend of its own
+(:mod:`~ragward.engines.qdrant_edge_backend`, :mod:`~ragward.engines.qdrant_client_backend`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
-import shutil
-import tempfile
-import uuid
-import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Any
 
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.engines import Configuration
 from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
-from ragward.errors import InvalidArgument, MissingExtra, RagwardError
-from ragward.keys import joined_key
+from ragward.engines.qdrant_client_backend import ClientBackend, client_at
+from ragward.engines.qdrant_edge_backend import EdgeBackend
+from ragward.engines.qdrant_points import Backend, Scope, Search, Sparse, load, row_of
+from ragward.errors import InvalidArgument, RagwardError
 from ragward.reference.text import tokenize
 
 __all__ = [
@@ -99,94 +98,12 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     ),
 )
 
-_EXTRA = "pip install 'ragward[qdrant]'"
-_IDS = uuid.UUID("5a0d1c1e-9b8f-4d59-8a64-7c1b5b0f2a11")
-_SPARSE, _DENSE = "bm25", "dense"
-
-Sparse = tuple[list[int], list[float]]
-Payload = dict[str, Any]
-
-
-def _import(name: str) -> Any:
-    try:
-        return __import__(name)
-    except ImportError:
-        raise MissingExtra(f"Qdrant engines need {name}: {_EXTRA}") from None
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Which points a filter admits: a tenant, optionally capped in level, limited to no
-    barrier or one of ``barriers``, updated at or after ``min_tick``; or one document."""
-
-    tenant: str
-    max_level: int | None = None
-    barriers: tuple[str, ...] | None = None
-    min_tick: int | None = None
-    doc_id: str | None = None
-
-
-@dataclass(frozen=True)
-class Search:
-    """One engine query: a sparse ranking, a dense one, or both fused by RRF with ``k``."""
-
-    scope: Scope
-    limit: int
-    candidate_limit: int
-    sparse: Sparse | None = None
-    dense: tuple[float, ...] | None = None
-    k: int = 0
-    idf: Scope | None = None
-    exact: bool = False
-
-
-class Backend(Protocol):
-    """The engine calls an adapter needs, over neutral scopes (one per client API)."""
-
-    def upsert(self, rows: Sequence[IndexRow], sparse: Sequence[Sparse | None]) -> None: ...
-
-    def delete(self, scope: Scope) -> None: ...
-
-    def version(self, tenant: str, doc_id: str) -> int | None: ...
-
-    def set_version(self, tenant: str, doc_id: str, version: int) -> None: ...
-
-    def count(self, scope: Scope) -> int: ...
-
-    def search(self, search: Search) -> list[tuple[Any, float, Payload]]: ...
-
-
-def _point_id(*parts: str) -> str:
-    """A point's id: a hash of its identifiers, encoded so that no two keys meet (joined
-    with a separator, tenant ``a`` / ``b\x00c`` and ``a\x00b`` / ``c`` were one point)."""
-    return str(uuid.uuid5(_IDS, joined_key(*parts)))
-
-
-def _payload(row: IndexRow) -> Payload:
-    return {
-        "tenant": row.tenant,
-        "doc_id": row.doc_id,
-        "chunk_id": row.chunk_id,
-        "version": row.version,
-        "start": row.start,
-        "end": row.end,
-        "section": row.section,
-        "text": row.text,
-        "level": row.level,
-        "barrier": row.barrier,
-        "tick": row.tick,
-    }
-
-
-def _row(payload: Payload) -> IndexRow:
-    return IndexRow.stored(payload)
-
 
 class Encoder:
     """Qdrant's BM25 encoder over the reference's tokens (see the module docstring)."""
 
     def __init__(self) -> None:
-        edge = _import("qdrant_edge")
+        edge = load("qdrant_edge")
         self._bm25 = edge.Bm25(
             edge.Bm25Config(
                 tokenizer=edge.TokenizerType.Whitespace,
@@ -267,7 +184,7 @@ class QdrantSystem:
         k = policy.rrf_k + 1
         if sparse is None or dense is None or float(k).is_integer():
             found = self.backend.search(_with(base, sparse=sparse, dense=dense, k=int(k)))
-            return [(_row(payload), score) for _, score, payload in found]
+            return [(row_of(payload), score) for _, score, payload in found]
         # Qdrant's RRF takes an integer k: fuse the engine's two rankings here instead.
         cut = _with(base, limit=base.candidate_limit)
         rankings = [
@@ -277,7 +194,7 @@ class QdrantSystem:
         terms: dict[str, list[float]] = {}
         rows: dict[str, IndexRow] = {}
         for ranking in rankings:
-            in_order = ranked([(_row(p), s) for _, s, p in ranking], len(ranking))
+            in_order = ranked([(row_of(p), s) for _, s, p in ranking], len(ranking))
             for rank, (row, _) in enumerate(in_order, start=1):
                 terms.setdefault(row.chunk_id, []).append(1.0 / (policy.rrf_k + rank))
                 rows.setdefault(row.chunk_id, row)
@@ -330,305 +247,6 @@ def _encoder() -> Encoder:
     return _ENCODER[0]
 
 
-# -- qdrant-edge -------------------------------------------------------------------------
-
-
-class EdgeBackend:
-    """Two edge shards in a temporary directory: the chunks, and the versions."""
-
-    def __init__(self, dimensions: int) -> None:
-        self.q = q = _import("qdrant_edge")
-        self.path = tempfile.mkdtemp(prefix="ragward-qdrant-", dir=_scratch())
-        config = q.EdgeConfig(
-            vectors={_DENSE: q.EdgeVectorParams(size=dimensions, distance=q.Distance.Cosine)},
-            sparse_vectors={_SPARSE: q.EdgeSparseVectorParams(modifier=q.Modifier.Idf)},
-            wal_enabled=False,
-        )
-        self.shard = q.EdgeShard.create(os.path.join(self.path, "chunks"), config)
-        self.shard.update(
-            q.UpdateOperation.create_field_index("tenant", q.KeywordIndexParams(is_tenant=True))
-        )
-        self.versions = q.EdgeShard.create(
-            os.path.join(self.path, "versions"),
-            q.EdgeConfig(
-                vectors={"none": q.EdgeVectorParams(size=1, distance=q.Distance.Dot)},
-                wal_enabled=False,
-            ),
-        )
-        self._finalizer = weakref.finalize(self, _drop_edge, (self.shard, self.versions), self.path)
-
-    def filter(self, scope: Scope) -> Any:
-        q = self.q
-        must: list[Any] = [q.FieldCondition("tenant", match=q.MatchValue(scope.tenant))]
-        if scope.doc_id is not None:
-            must.append(q.FieldCondition("doc_id", match=q.MatchValue(scope.doc_id)))
-        if scope.max_level is not None:
-            must.append(q.FieldCondition("level", range=q.RangeFloat(lte=scope.max_level)))
-        if scope.barriers is not None:
-            should: list[Any] = [q.IsNullCondition("barrier")]
-            if scope.barriers:
-                should.append(q.FieldCondition("barrier", match=q.MatchAny(list(scope.barriers))))
-            must.append(q.Filter(should=should))
-        if scope.min_tick is not None:
-            must.append(q.FieldCondition("tick", range=q.RangeFloat(gte=scope.min_tick)))
-        return q.Filter(must=must)
-
-    def upsert(self, rows: Sequence[IndexRow], sparse: Sequence[Sparse | None]) -> None:
-        q = self.q
-        points = []
-        for row, terms in zip(rows, sparse, strict=True):
-            vector: dict[str, Any] = {}
-            if terms is not None:
-                vector[_SPARSE] = q.SparseVector(indices=terms[0], values=terms[1])
-            if row.vector is not None:
-                vector[_DENSE] = list(row.vector)
-            point_id = _point_id(row.tenant, row.doc_id, row.chunk_id)
-            points.append(q.Point(id=point_id, vector=vector, payload=_payload(row)))
-        # One point per update, in chunk order: Qdrant applies a batch's points in the key
-        # order of a hash map of their ids (``upsert_points`` dedups them through an
-        # ``AHashMap``, seeded at random), so a batch lands in a new order every time, and
-        # the order points land in decides ties and the float32 BM25 sums. Applied one by
-        # one, a collection built alike is built the same; the results still depend on
-        # ingestion order (DET-002), as Qdrant's do.
-        for point in points:
-            self.shard.update(q.UpdateOperation.upsert_points([point]))
-
-    def delete(self, scope: Scope) -> None:
-        self.shard.update(self.q.UpdateOperation.delete_points_by_filter(self.filter(scope)))
-
-    def version(self, tenant: str, doc_id: str) -> int | None:
-        found = self.versions.retrieve([_point_id(tenant, doc_id)], True, False)
-        return int(found[0].payload["version"]) if found else None
-
-    def set_version(self, tenant: str, doc_id: str, version: int) -> None:
-        q = self.q
-        point = q.Point(id=_point_id(tenant, doc_id), vector={}, payload={"version": version})
-        self.versions.update(q.UpdateOperation.upsert_points([point]))
-
-    def count(self, scope: Scope) -> int:
-        return int(self.shard.count(self.q.CountRequest(exact=True, filter=self.filter(scope))))
-
-    def _stage(self, search: Search, which: str, limit: int) -> dict[str, Any]:
-        q = self.q
-        idf = None
-        if search.idf is not None and which == _SPARSE:  # IDF is a sparse vector's only
-            idf = q.IdfParams(corpus=self.filter(search.idf))
-        params = q.SearchParams(exact=search.exact, idf=idf)
-        if which == _SPARSE:
-            assert search.sparse is not None
-            vector = q.SparseVector(indices=search.sparse[0], values=search.sparse[1])
-            return {
-                "query": q.Query.Nearest(vector, using=_SPARSE),
-                "params": params,
-                "limit": limit,
-                "filter": self.filter(search.scope),
-            }
-        return {
-            "query": q.Query.Nearest(list(search.dense or ()), using=_DENSE),
-            "params": params,
-            "limit": limit,
-            "filter": self.filter(search.scope),
-            "score_threshold": 0.0,  # strict: a cosine of 0 is no match
-        }
-
-    def search(self, search: Search) -> list[tuple[Any, float, Payload]]:
-        q = self.q
-        if search.sparse is not None and search.dense is not None:
-            prefetches = [
-                q.Prefetch(**self._stage(search, which, search.candidate_limit))
-                for which in (_SPARSE, _DENSE)
-            ]
-            request = q.QueryRequest(
-                limit=search.limit,
-                query=q.Fusion.Rrf(k=search.k),
-                prefetches=prefetches,
-                filter=self.filter(search.scope),
-                with_payload=True,
-            )
-        else:
-            which = _SPARSE if search.sparse is not None else _DENSE
-            request = q.QueryRequest(**self._stage(search, which, search.limit), with_payload=True)
-        return [(p.id, float(p.score), p.payload) for p in self.shard.query(request)]
-
-
-def _scratch() -> str | None:
-    """Where edge shards live: ``RAGWARD_QDRANT_EDGE_DIR``, else the memory-backed
-    ``/dev/shm`` when there is one (a shard costs ~4 ms to create there, ~130 ms on a
-    disk, and the kit creates one per example), else the system's temporary directory."""
-    chosen = os.environ.get("RAGWARD_QDRANT_EDGE_DIR")
-    if chosen:
-        return chosen
-    shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
-
-
-def _drop_edge(shards: Sequence[Any], path: str) -> None:
-    for shard in shards:
-        shard.close()
-    shutil.rmtree(path, ignore_errors=True)
-
-
-# -- qdrant-client (local mode and servers) ------------------------------------------------
-
-
-_CLIENTS: dict[tuple[str, str | None], Any] = {}
-
-
-def _client(location: str, api_key: str | None) -> Any:
-    """One client per process and location: each system gets its own collections in it."""
-    key = (location, api_key)
-    if key not in _CLIENTS:
-        client_module = _import("qdrant_client")
-        if location == ":memory:":
-            _CLIENTS[key] = client_module.QdrantClient(location=":memory:")
-        else:
-            _CLIENTS[key] = client_module.QdrantClient(url=location, api_key=api_key)
-    return _CLIENTS[key]
-
-
-class ClientBackend:
-    """Two collections of a ``QdrantClient``: the chunks, and the versions."""
-
-    def __init__(self, client: Any, dimensions: int, *, indexes: bool) -> None:
-        _import("qdrant_client")
-        from qdrant_client import models
-
-        self.m = m = models
-        self.client = client
-        self.indexes = indexes
-        self.name = f"ragward_{uuid.uuid4().hex}"
-        self.versions = f"{self.name}_versions"
-        client.create_collection(
-            self.name,
-            vectors_config={_DENSE: m.VectorParams(size=dimensions, distance=m.Distance.COSINE)},
-            sparse_vectors_config={_SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
-        )
-        client.create_collection(self.versions, vectors_config={})
-        if indexes:  # local mode has no payload indexes (and warns about them)
-            client.create_payload_index(
-                self.name,
-                "tenant",
-                m.KeywordIndexParams(type=m.KeywordIndexType.KEYWORD, is_tenant=True),
-            )
-            for field in ("doc_id", "barrier"):
-                client.create_payload_index(self.name, field, m.PayloadSchemaType.KEYWORD)
-            for field in ("level", "tick"):
-                client.create_payload_index(self.name, field, m.PayloadSchemaType.INTEGER)
-        self._finalizer = weakref.finalize(self, _drop_collections, client, self.name)
-
-    def filter(self, scope: Scope) -> Any:
-        m = self.m
-        must: list[Any] = [m.FieldCondition(key="tenant", match=m.MatchValue(value=scope.tenant))]
-        if scope.doc_id is not None:
-            must.append(m.FieldCondition(key="doc_id", match=m.MatchValue(value=scope.doc_id)))
-        if scope.max_level is not None:
-            must.append(m.FieldCondition(key="level", range=m.Range(lte=scope.max_level)))
-        if scope.barriers is not None:
-            should: list[Any] = [m.IsNullCondition(is_null=m.PayloadField(key="barrier"))]
-            if scope.barriers:
-                should.append(
-                    m.FieldCondition(key="barrier", match=m.MatchAny(any=list(scope.barriers)))
-                )
-            must.append(m.Filter(should=should))
-        if scope.min_tick is not None:
-            must.append(m.FieldCondition(key="tick", range=m.Range(gte=scope.min_tick)))
-        return m.Filter(must=must)
-
-    def upsert(self, rows: Sequence[IndexRow], sparse: Sequence[Sparse | None]) -> None:
-        m = self.m
-        points = []
-        for row, terms in zip(rows, sparse, strict=True):
-            vector: dict[str, Any] = {}
-            if terms is not None:
-                vector[_SPARSE] = m.SparseVector(indices=terms[0], values=terms[1])
-            if row.vector is not None:
-                vector[_DENSE] = list(row.vector)
-            points.append(
-                m.PointStruct(
-                    id=_point_id(row.tenant, row.doc_id, row.chunk_id),
-                    vector=vector,
-                    payload=_payload(row),
-                )
-            )
-        # One batch: local mode applies it in list order; a server, like the edge engine,
-        # in a random order (see EdgeBackend.upsert), which the server configuration keeps.
-        if points:
-            self.client.upsert(self.name, points, wait=True)
-
-    def delete(self, scope: Scope) -> None:
-        selector = self.m.FilterSelector(filter=self.filter(scope))
-        self.client.delete(self.name, selector, wait=True)
-
-    def version(self, tenant: str, doc_id: str) -> int | None:
-        found = self.client.retrieve(self.versions, [_point_id(tenant, doc_id)], with_payload=True)
-        return int(found[0].payload["version"]) if found else None
-
-    def set_version(self, tenant: str, doc_id: str, version: int) -> None:
-        point = self.m.PointStruct(
-            id=_point_id(tenant, doc_id), vector={}, payload={"version": version}
-        )
-        self.client.upsert(self.versions, [point], wait=True)
-
-    def count(self, scope: Scope) -> int:
-        found = self.client.count(self.name, count_filter=self.filter(scope), exact=True)
-        return int(found.count)
-
-    def _stage(self, search: Search, which: str, limit: int) -> dict[str, Any]:
-        m = self.m
-        idf = None
-        if search.idf is not None and which == _SPARSE:  # IDF is a sparse vector's only
-            idf = m.IdfCorpusParams(corpus=self.filter(search.idf))
-        exact = search.exact and self.indexes  # local mode is always exact (and warns)
-        params = m.SearchParams(exact=exact, idf=idf) if exact or idf else None
-        if which == _SPARSE:
-            assert search.sparse is not None
-            query: Any = m.SparseVector(indices=search.sparse[0], values=search.sparse[1])
-            return {"query": query, "using": _SPARSE, "params": params, "limit": limit}
-        return {
-            "query": list(search.dense or ()),
-            "using": _DENSE,
-            "params": params,
-            "limit": limit,
-            "score_threshold": 0.0,  # strict: a cosine of 0 is no match
-        }
-
-    def search(self, search: Search) -> list[tuple[Any, float, Payload]]:
-        m = self.m
-        flt = self.filter(search.scope)
-        if search.sparse is not None and search.dense is not None:
-            prefetch = [
-                m.Prefetch(filter=flt, **self._stage(search, which, search.candidate_limit))
-                for which in (_SPARSE, _DENSE)
-            ]
-            found = self.client.query_points(
-                self.name,
-                prefetch=prefetch,
-                query=m.RrfQuery(rrf=m.Rrf(k=search.k)),
-                query_filter=flt,
-                limit=search.limit,
-                with_payload=True,
-            )
-        else:
-            which = _SPARSE if search.sparse is not None else _DENSE
-            stage = self._stage(search, which, search.limit)
-            found = self.client.query_points(
-                self.name,
-                query=stage.pop("query"),
-                query_filter=flt,
-                search_params=stage.pop("params"),
-                with_payload=True,
-                **stage,
-            )
-        return [(p.id, float(p.score), p.payload) for p in found.points]
-
-
-def _drop_collections(client: Any, name: str) -> None:
-    for collection in (name, f"{name}_versions"):
-        # The client may already be closed at interpreter exit.
-        with contextlib.suppress(Exception):
-            client.delete_collection(collection)
-
-
 # -- factories -----------------------------------------------------------------------------
 
 
@@ -673,7 +291,7 @@ def local(
     """``qdrant-client``'s in-memory local mode (not the engine: a Python port of it)."""
 
     def backend(dimensions: int) -> Backend:
-        return ClientBackend(_client(":memory:", None), dimensions, indexes=False)
+        return ClientBackend(client_at(":memory:", None), dimensions, indexes=False)
 
     return _system(backend, scoped_idf, max_tokens, overlap_tokens, embedder)
 
@@ -695,7 +313,7 @@ def server(
     key = api_key or os.environ.get("RAGWARD_QDRANT_API_KEY") or None
 
     def backend(dimensions: int) -> Backend:
-        return ClientBackend(_client(location, key), dimensions, indexes=True)
+        return ClientBackend(client_at(location, key), dimensions, indexes=True)
 
     return _system(backend, scoped_idf, max_tokens, overlap_tokens, embedder)
 

@@ -13,18 +13,8 @@ from functools import partial
 from operator import attrgetter, itemgetter
 from typing import cast
 
+from ragward.conformance import records
 from ragward.conformance.contract import Capabilities, HitKey, Listing
-from ragward.conformance.records import (
-    Asker,
-    AssembleRequest,
-    Context,
-    Doc,
-    Hit,
-    Policy,
-    Result,
-    Span,
-    Support,
-)
 from ragward.engines.reference_records import (
     hit_of,
     reference_asker,
@@ -83,10 +73,10 @@ class HitMemo:
     they live."""
 
     def __init__(self) -> None:
-        self.by_scored: dict[int, tuple[ScoredChunk, Hit]] = {}
-        self.by_chunk: dict[int, tuple[Chunk, Hit]] = {}
+        self.by_scored: dict[int, tuple[ScoredChunk, records.Hit]] = {}
+        self.by_chunk: dict[int, tuple[Chunk, records.Hit]] = {}
 
-    def hits(self, chunks: Sequence[ScoredChunk]) -> tuple[Hit, ...]:
+    def hits(self, chunks: Sequence[ScoredChunk]) -> tuple[records.Hit, ...]:
         by_scored, by_chunk = self.by_scored, self.by_chunk
         ids = list(map(id, chunks))
         try:
@@ -128,16 +118,16 @@ def _narrowed(stage: FirstStage, which: str, policy: ReferencePolicy) -> tuple[S
 
 def _supports(
     claims: tuple[str, ...], best: tuple[tuple[float, str | None], ...], min_overlap: float
-) -> tuple[Support, ...]:
+) -> tuple[records.Support, ...]:
     """Each claim's verdict at ``min_overlap`` from its best overlap and chunk."""
     supports = []
     for text, (overlap, chunk_id) in zip(claims, best, strict=True):
         ok = chunk_id is not None and reaches(overlap, min_overlap)
-        supports.append(Support(text, ok, chunk_id if ok else None))
+        supports.append(records.Support(text, ok, chunk_id if ok else None))
     return tuple(supports)
 
 
-def _listing_of(result: Result, top: int) -> Listing:
+def _listing_of(result: records.Result, top: int) -> Listing:
     hits = tuple(result.hits)
     return Listing(tuple((h.chunk_id, h.doc_id, h.version) for h in hits), hits[:top])
 
@@ -165,11 +155,11 @@ _POLICIES_KEPT = 1 << 10
 _GROUNDED_KEPT = 1 << 16
 
 
-def result_of(result: RetrievalResult, memo: HitMemo | None = None) -> Result:
+def result_of(result: RetrievalResult, memo: HitMemo | None = None) -> records.Result:
     """The kit's result for a reference result; ``memo`` (a stage's) keeps the hits made
     for the next setting finished from the stage."""
     hits = tuple(map(hit_of, result.chunks)) if memo is None else memo.hits(result.chunks)
-    return Result(
+    return records.Result(
         hits=hits,
         considered=result.considered,
         excluded_by_entitlement=result.excluded_by_entitlement,
@@ -178,10 +168,10 @@ def result_of(result: RetrievalResult, memo: HitMemo | None = None) -> Result:
     )
 
 
-def _rescored(hit: Hit, score: float) -> Hit:
+def _rescored(hit: records.Hit, score: float) -> records.Hit:
     """``hit`` with ``score``: its fields copied as they are (what ``dataclasses.replace``
     gives, in a third of the time of the frozen ``__init__``)."""
-    fresh = object.__new__(Hit)
+    fresh = object.__new__(records.Hit)
     fields = fresh.__dict__
     fields.update(hit.__dict__)
     fields["score"] = score
@@ -204,11 +194,11 @@ class ReferenceSystem:
         # The reference's chunk for each hit grounded lately, by the hit's identity (the
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
-        self._grounded: dict[int, tuple[Hit, ScoredChunk]] = {}
-        self._policies: dict[Policy, ReferencePolicy] = {}
+        self._grounded: dict[int, tuple[records.Hit, ScoredChunk]] = {}
+        self._policies: dict[records.Policy, ReferencePolicy] = {}
         self._overlaps: dict[
             tuple[tuple[str, ...], tuple[int, ...]],
-            tuple[tuple[Hit, ...], tuple[tuple[float, str | None], ...]],
+            tuple[tuple[records.Hit, ...], tuple[tuple[float, str | None], ...]],
         ] = {}
 
     @property
@@ -218,14 +208,14 @@ class ReferenceSystem:
         embedder = model_identity(self.retriever.embedder)
         return f"embedder {embedder}; reranker {model_identity(self.retriever.reranker)}"
 
-    def ingest(self, doc: Doc) -> bool:
+    def ingest(self, doc: records.Doc) -> bool:
         try:
             self.retriever.ingest(reference_doc(doc))
         except VersionConflict:
             return False
         return True
 
-    def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
+    def ingest_many(self, docs: Iterable[records.Doc]) -> tuple[bool, ...]:
         """The evals' bulk verb: documents (any iterable, read once) in order, chunks
         embedded in batches."""
         done = self.retriever.ingest_many([reference_doc(doc) for doc in docs])
@@ -234,13 +224,17 @@ class ReferenceSystem:
     def delete(self, tenant: str, doc_id: str) -> None:
         self.retriever.delete(tenant, doc_id)
 
-    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+    def retrieve(
+        self, query: str, asker: records.Asker, now_tick: int, policy: records.Policy
+    ) -> records.Result:
         result = self.retriever.retrieve(
             query, reference_asker(asker), now_tick=now_tick, policy=reference_policy(policy)
         )
         return result_of(result)
 
-    def first_stage(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> FirstStage:
+    def first_stage(
+        self, query: str, asker: records.Asker, now_tick: int, policy: records.Policy
+    ) -> FirstStage:
         """Both first-stage rankings, cut at ``policy.candidate_limit``, for any mode."""
         wide = reference_policy(policy)
         return self.retriever.first_stage(
@@ -248,7 +242,7 @@ class ReferenceSystem:
         )
 
     def first_stages(
-        self, queries: Iterable[str], asker: Asker, now_tick: int, policy: Policy
+        self, queries: Iterable[str], asker: records.Asker, now_tick: int, policy: records.Policy
     ) -> list[FirstStage]:
         """:meth:`first_stage` of each of ``queries``: the asker's view taken once, the
         dense scans of a block of questions in one matrix product. A subclass that
@@ -263,7 +257,7 @@ class ReferenceSystem:
             policy=replace(wide, mode="hybrid"),
         )
 
-    def finish(self, stage: object, policy: Policy) -> Result:
+    def finish(self, stage: object, policy: records.Policy) -> records.Result:
         """The answer under ``policy`` from a :meth:`first_stage` taken with a policy whose
         ``candidate_limit`` is at least ``policy.candidate_limit``.
 
@@ -276,7 +270,7 @@ class ReferenceSystem:
         return result_of(finished, _hit_memo(cast(FirstStage, stage)))
 
     def finish_listings(
-        self, stage: object, policies: Iterable[Policy], top: int
+        self, stage: object, policies: Iterable[records.Policy], top: int
     ) -> tuple[Listing, ...]:
         """:meth:`finish` under each of ``policies``, as the grid reads it
         (:class:`ragward.conformance.contract.Listing`), every policy finished from one
@@ -299,7 +293,7 @@ class ReferenceSystem:
             stage.memo["first hits"] = [None] * len(chunks)
         keys: list[HitKey] = stage.memo["keys"]
         # each position's first hit made; another score gives a copy with that score
-        made: list[Hit | None] = stage.memo["first hits"]
+        made: list[records.Hit | None] = stage.memo["first hits"]
         reranker = self.retriever.reranker
         score = partial(self.retriever.rerank_scores, stage)
         listings = []
@@ -319,7 +313,7 @@ class ReferenceSystem:
             listings.append(Listing(tuple(map(keys.__getitem__, places)), tuple(heads)))
         return tuple(listings)
 
-    def _policy_of(self, policy: Policy) -> ReferencePolicy:
+    def _policy_of(self, policy: records.Policy) -> ReferencePolicy:
         """:func:`~ragward.engines.reference_records.reference_policy`, remembered: a grid
         asks the same few policies of every stage."""
         known = self._policies.get(policy)
@@ -329,7 +323,7 @@ class ReferenceSystem:
             known = self._policies[policy] = reference_policy(policy)
         return known
 
-    def _finished(self, stage: object, policy: Policy) -> RetrievalResult:
+    def _finished(self, stage: object, policy: records.Policy) -> RetrievalResult:
         if not isinstance(stage, FirstStage):
             raise InvalidArgument(f"finish expects a FirstStage, got {type(stage).__name__}")
         narrow = reference_policy(policy)
@@ -337,13 +331,17 @@ class ReferenceSystem:
         dense = _narrowed(stage, "dense", narrow) if narrow.mode != "lexical" else ()
         return self.retriever.finish(stage.narrowed(lexical, dense), narrow)
 
-    def chunk(self, doc: Doc, max_tokens: int, overlap_tokens: int) -> tuple[Span, ...]:
+    def chunk(
+        self, doc: records.Doc, max_tokens: int, overlap_tokens: int
+    ) -> tuple[records.Span, ...]:
         chunks = chunk_document(
             reference_doc(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
         )
-        return tuple(Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks)
+        return tuple(
+            records.Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks
+        )
 
-    def assemble(self, request: AssembleRequest) -> Context:
+    def assemble(self, request: records.AssembleRequest) -> records.Context:
         context = assemble_context(
             budget_tokens=request.budget_tokens,
             instructions=request.instructions,
@@ -353,7 +351,7 @@ class ReferenceSystem:
             memory=request.memory,
             retrieved=[scored_of(hit) for hit in request.retrieved],
         )
-        return Context(
+        return records.Context(
             context.text, context.tokens, context.included_chunks, context.dropped_chunks
         )
 
@@ -361,8 +359,8 @@ class ReferenceSystem:
         return estimate_tokens(text)
 
     def ground(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], min_overlap: float
-    ) -> tuple[Support, ...]:
+        self, claims: tuple[str, ...], retrieved: tuple[records.Hit, ...], min_overlap: float
+    ) -> tuple[records.Support, ...]:
         checker = self.retriever.grounding
         if type(checker) is LexicalOverlapChecker and _a_share(min_overlap):
             # Its verdict is "best overlap reaches the threshold", the best found whatever
@@ -372,12 +370,15 @@ class ReferenceSystem:
         verdicts = []
         for check in report.checks:
             ok = check.supported and check.chunk_id is not None
-            verdicts.append(Support(check.claim.text, ok, check.chunk_id if ok else None))
+            verdicts.append(records.Support(check.claim.text, ok, check.chunk_id if ok else None))
         return tuple(verdicts)
 
     def ground_sweep(
-        self, claims: tuple[str, ...], retrieved: tuple[Hit, ...], thresholds: Iterable[float]
-    ) -> list[tuple[Support, ...]]:
+        self,
+        claims: tuple[str, ...],
+        retrieved: tuple[records.Hit, ...],
+        thresholds: Iterable[float],
+    ) -> list[tuple[records.Support, ...]]:
         """:meth:`ground` under each of ``thresholds`` (the evals' sweep of
         ``grounding.min_overlap``), the best overlaps found once. A subclass that grounds
         its own way gets :meth:`ground` asked per threshold."""
@@ -396,7 +397,7 @@ class ReferenceSystem:
         self,
         checker: GroundingChecker,
         claims: tuple[str, ...],
-        retrieved: tuple[Hit, ...],
+        retrieved: tuple[records.Hit, ...],
         threshold: float,
     ) -> GroundingReport:
         report = checker.check(
@@ -412,7 +413,7 @@ class ReferenceSystem:
         return report
 
     def _best_overlaps(
-        self, checker: GroundingChecker, claims: tuple[str, ...], retrieved: tuple[Hit, ...]
+        self, checker: GroundingChecker, claims: tuple[str, ...], retrieved: tuple[records.Hit, ...]
     ) -> tuple[tuple[float, str | None], ...]:
         """Each claim's best overlap with ``retrieved`` and the chunk giving it, kept by the
         claims and the hits' identities (the entry keeps the hits, so no id is reused)."""
@@ -426,13 +427,13 @@ class ReferenceSystem:
             known = self._overlaps[key] = (retrieved, best)
         return known[1]
 
-    def _scored_for_grounding(self, hit: Hit) -> ScoredChunk:
+    def _scored_for_grounding(self, hit: records.Hit) -> ScoredChunk:
         known = self._grounded.get(id(hit))
         if known is None:
             return self._ground_with(hit, scored_of(hit))
         return known[1]
 
-    def _ground_with(self, hit: Hit, scored: ScoredChunk) -> ScoredChunk:
+    def _ground_with(self, hit: records.Hit, scored: ScoredChunk) -> ScoredChunk:
         """Remember ``scored`` as what ``hit`` is grounded as: the reference's own chunk,
         for a hit this adapter made from it (no chunk rebuilt from the hit's fields)."""
         if len(self._grounded) >= _GROUNDED_KEPT:
@@ -444,7 +445,8 @@ class ReferenceSystem:
         self, rankings: tuple[tuple[str, ...], ...], k: float
     ) -> tuple[tuple[str, float], ...]:
         lists = [
-            [scored_of(Hit(cid, "", 1, 0, 0, "", 0.0)) for cid in ranking] for ranking in rankings
+            [scored_of(records.Hit(cid, "", 1, 0, 0, "", 0.0)) for cid in ranking]
+            for ranking in rankings
         ]
         fused = reciprocal_rank_fusion(lists, k=k)
         return tuple((s.chunk.chunk_id, s.score) for s in fused)

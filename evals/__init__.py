@@ -19,39 +19,6 @@ if TYPE_CHECKING:
     from ragward.evals.measures import RunScores, measure_name, parse_measures
     from ragward.evals.records import Dataset, LabelledClaim, Query
 
-# Each name is imported on first use, so that a command needing one module (``ragward
-# metrics`` needs the measures and the TREC readers) does not load the whole harness.
-_HOME = {
-    "Evaluation": "api",
-    "SettingResult": "api",
-    "evaluate": "api",
-    "score_run": "api",
-    "load_dataset": "datasets",
-    "Grid": "grid",
-    "IndexSetting": "grid",
-    "RetrievalSetting": "grid",
-    "default_grid": "grid_file",
-    "load_grid": "grid_file",
-    "RunScores": "measures",
-    "measure_name": "measures",
-    "parse_measures": "measures",
-    "LabelledClaim": "records",
-    "Dataset": "records",
-    "Query": "records",
-}
-
-
-_EXPORTS = Exports("ragward.evals", globals(), lazy=_HOME)
-
-
-def __getattr__(name: str) -> Any:
-    return _EXPORTS.find(name)
-
-
-def __dir__() -> list[str]:
-    return _EXPORTS.names()
-
-
 __all__ = [
     "Dataset",
     "Evaluation",
@@ -70,3 +37,24 @@ __all__ = [
     "parse_measures",
     "score_run",
 ]
+
+
+# Each name is imported on first use, so that a command needing one module (``ragward
+# metrics`` needs the measures and the TREC readers) does not load the whole harness.
+_HOME = {
+    "api": ("Evaluation", "SettingResult", "evaluate", "score_run"),
+    "datasets": ("load_dataset",),
+    "grid": ("Grid", "IndexSetting", "RetrievalSetting"),
+    "grid_file": ("default_grid", "load_grid"),
+    "measures": ("RunScores", "measure_name", "parse_measures"),
+    "records": ("LabelledClaim", "Dataset", "Query"),
+}
+_EXPORTS = Exports("ragward.evals", globals(), lazy=_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.find(name)
+
+
+def __dir__() -> list[str]:
+    return _EXPORTS.names()

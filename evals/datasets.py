@@ -130,9 +130,7 @@ def read_queries(path: str | os.PathLike[str], principals: Principals) -> dict[s
     lines: dict[str, int] = {}
     for record in read_jsonl(path):
         query_id = record.string("_id")
-        first = lines.setdefault(query_id, record.line)
-        if first != record.line:
-            raise record.error("_id", f"duplicate query id {query_id!r} (first at line {first})")
+        record.first("_id", query_id, lines, "query id")
         queries[query_id] = Query(
             query_id=query_id,
             text=record.string("text"),

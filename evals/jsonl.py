@@ -119,6 +119,13 @@ class Record:
         """An :class:`InputError` at this record's line about ``field`` (None: the record)."""
         return InputError.at(self.path, self.line, self._name(field), problem)
 
+    def first(self, field: str, key: object, seen: dict[Any, int], what: str) -> None:
+        """Note that ``key`` (the value of ``field``, a ``what``) is read at this line;
+        refuse it if an earlier line of the file had it (``seen``: key to line)."""
+        line = seen.setdefault(key, self.line)
+        if line != self.line:
+            raise self.error(field, f"duplicate {what} {key!r} (first at line {line})")
+
     def nested(self, field: str, value: object) -> Record:
         """The object ``value`` found at ``field`` of this record, as a record of its own."""
         if not isinstance(value, dict):

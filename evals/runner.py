@@ -7,7 +7,7 @@ listing, where the implementation offers one: only what the grid reads); an
 implementation without staged verbs is asked ``retrieve`` per setting instead. Before it
 relies on the staged verbs, the harness checks on the first questions that they give the
 hits ``retrieve`` gives. Every answer is checked against the dataset's own view of what
-the asker may see, so leakage is measured, not trusted.
+the asker may see (:mod:`ragward.evals.answers`), so leakage is measured, not trusted.
 """
 
 from __future__ import annotations
@@ -18,18 +18,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from itertools import groupby
-from operator import attrgetter, itemgetter
 from typing import Any, TextIO, cast
 
 from ragward.clipped import clip
 from ragward.conformance.contract import (
     BatchStagedSystem,
     BulkSystem,
-    Capabilities,
-    GroundingSweep,
-    GroundingSystem,
     Listing,
     ListingSystem,
     RetrievalSystem,
@@ -41,17 +36,21 @@ from ragward.conformance.contract import (
     is_sweeping,
 )
 from ragward.conformance.loading import message_of, one_line
-from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
-from ragward.conformance.visibility import entitled
+from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.errors import AdapterError, RagwardError
+from ragward.evals.answers import ViewChecks, check_listing, check_result, read_answer
 from ragward.evals.fingerprints import models_of
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting, RetrievalSetting
+from ragward.evals.grid_grounding import ground_all
+from ragward.evals.grid_outcome import Answer, GridOutcome, Question
 from ragward.evals.progress import Progress, progress
-from ragward.evals.records import Dataset, LabelledClaim
+from ragward.evals.records import Dataset
 from ragward.evals.systems import SystemBuilder, a_type
 from ragward.evals.visibility import current_docs
 from ragward.models.cache_file import CacheFault
 
+# The records of a run are ragward.evals.grid_outcome (imported from here too), reading
+# the answers ragward.evals.answers, grounding them ragward.evals.grid_grounding.
 __all__ = ["Answer", "GridOutcome", "Question", "run_grid"]
 
 #: Documents per ``ingest_many`` call: enough to fill a model's batches, few enough for
@@ -88,48 +87,6 @@ def _collecting_rarely() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*before)
-
-
-@dataclass(frozen=True)
-class Question:
-    """One retrieval the grid makes: a judged query or the query of a claim."""
-
-    text: str
-    asker: Asker
-    now_tick: int
-    max_stale_ticks: int | None
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What one setting returned for one question, as the harness reads it."""
-
-    ranking: tuple[str, ...]  # document ids, by first occurrence
-    leaked: tuple[str, ...]  # chunk ids outside the asker's eligible view
-    hits: tuple[Hit, ...]  # the top hits (to the grid's grounding depth), kept for grounding
-
-
-@dataclass
-class GridOutcome:
-    """Every answer and grounding verdict of a grid run."""
-
-    settings: tuple[RetrievalSetting, ...]
-    answers: dict[str, dict[str, Answer]] = field(default_factory=dict)  # setting -> qid
-    verdicts: dict[str, dict[float, dict[str, bool]]] = field(default_factory=dict)
-    gold: dict[float, dict[str, bool]] = field(default_factory=dict)
-    grounding: bool = True
-    staged: bool = False
-    index_settings_passed: bool = True
-    depth_unit: str = "chunks"
-    #: What the systems built declare (the first one's), and the models each answered
-    #: with, by its index label (see :func:`ragward.evals.fingerprints.models_of`).
-    capabilities: Capabilities | None = None
-    models: dict[str, str] = field(default_factory=dict)
-    work: dict[str, int] = field(default_factory=dict)
-    #: Wall seconds by phase: ``ingest``, ``first_stages`` and ``finishes`` (or
-    #: ``retrieves`` without reuse), ``checks`` (staged answers checked against retrieve),
-    #: ``read`` (answers read) and ``ground``: where a grid's time goes.
-    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def run_grid(
@@ -184,7 +141,7 @@ def _run_grid(
     seconds = dict.fromkeys(phases, 0.0)
     clock = time.perf_counter
     # which (document, version) pairs may answer, by the view a question is asked in
-    checked_in: dict[tuple[Asker, int, int | None], _Checked] = {}
+    checked_in: dict[tuple[Asker, int, int | None], ViewChecks] = {}
     for index, reranker, settings in _builds(grid):
         system = builder.build(index, reranker)
         builder.check(system, grid)
@@ -234,9 +191,9 @@ def _run_grid(
                     view = _view_of(question)
                     pairs = checked_in.get(view)
                     if pairs is None:
-                        pairs = checked_in[view] = _Checked()
+                        pairs = checked_in[view] = ViewChecks()
                     for setting in settings:
-                        answers[setting.id][key] = _read(
+                        answers[setting.id][key] = read_answer(
                             results[setting.id], question, current, pairs, grid.grounding_depth
                         )
                     seconds["checks"] += checked - answered
@@ -246,7 +203,7 @@ def _run_grid(
         if outcome.grounding and claims:
             started = clock()
             sweep = reuse and is_sweeping(system)
-            _ground(system, grid, settings, claims, claim_keys, outcome, current, name, sweep)
+            ground_all(system, grid, settings, claims, claim_keys, outcome, current, name, sweep)
             seconds["ground"] += clock() - started
     outcome.work = work
     outcome.seconds = seconds
@@ -460,50 +417,11 @@ def _answer_all(
     call = f"{name}.{way}({clip(repr(question.text), 80)})"
     if way == "finish_listings":
         for result in results.values():
-            _check_listing(result, call, grid.grounding_depth)
+            check_listing(result, call, grid.grounding_depth)
     else:
         for result in results.values():
-            _check_result(result, call)
+            check_result(result, call)
     return results
-
-
-def _check_result(result: object, call: str) -> None:
-    """Refuse an answer that is not a Result of Hits: reading it would crash later with
-    an error naming no implementation and no call."""
-    if not isinstance(result, Result):
-        raise AdapterError(f"{call} returned {a_type(result)}, not ragward.conformance.Result")
-    if not isinstance(result.hits, tuple | list):
-        raise AdapterError(f"{call} returned hits as a {type(result.hits).__name__}")
-    wrong = [hit for hit in result.hits if not isinstance(hit, Hit)]
-    if wrong:
-        raise AdapterError(f"{call} returned a hit that is {a_type(wrong[0])}, not a Hit")
-
-
-def _check_listing(listing: object, call: str, depth: int) -> None:
-    """Refuse a listing of the wrong shape, or whose top hits are not its first keys: each
-    key is looked at in C (types and lengths), the few top hits one by one."""
-    if not isinstance(listing, Listing):
-        raise AdapterError(
-            f"{call} returned {a_type(listing)}, not ragward.conformance.contract.Listing"
-        )
-    keys, top = listing.keys, listing.top
-    if not isinstance(keys, tuple) or not isinstance(top, tuple):
-        raise AdapterError(f"{call} returned a Listing whose keys or top is not a tuple")
-    if keys and (set(map(type, keys)) != {tuple} or set(map(len, keys)) != {3}):
-        raise AdapterError(f"{call} returned a key that is not a (chunk_id, doc_id, version)")
-    if len(top) != min(depth, len(keys)):
-        raise AdapterError(
-            f"{call} returned {len(top)} top hits for {len(keys)} keys; expected "
-            f"{min(depth, len(keys))}"
-        )
-    for hit, key in zip(top, keys, strict=False):
-        if not isinstance(hit, Hit):
-            raise AdapterError(f"{call} returned a top hit that is {a_type(hit)}, not a Hit")
-        if (hit.chunk_id, hit.doc_id, hit.version) != key:
-            raise AdapterError(
-                f"{call} returned top hit {clip(repr(hit.chunk_id), 80)} "
-                f"for key {clip(repr(key), 80)}"
-            )
 
 
 def _check_staged(
@@ -529,208 +447,3 @@ def _check_staged(
                 f"{name}: first_stage/finish disagree with retrieve for "
                 f"{clip(repr(question.text), 80)} under {setting.id}; run with --no-reuse"
             )
-
-
-class _Checked:
-    """For one view (asker, time and freshness contract), the (document, version) pairs
-    answers in it returned so far, and those of them that may not answer in it: whether a
-    pair may answer depends on nothing else, so every question asked in the view shares
-    one."""
-
-    __slots__ = ("refused", "seen")
-
-    def __init__(self) -> None:
-        self.seen: set[tuple[str, int]] = set()
-        self.refused: set[tuple[str, int]] = set()
-
-
-def _read(
-    result: Result | Listing,
-    question: Question,
-    current: Mapping[tuple[str, str], Doc],
-    checked: _Checked | None = None,
-    keep: int | None = None,
-) -> Answer:
-    """The answer ``result`` gives ``question``: its documents by first occurrence, the
-    chunks it should not have returned, and its first ``keep`` hits (all, if None).
-    ``checked`` remembers, for the question's view, which (document, version) pairs may
-    not answer in it; each pair is looked up once, the rest are set operations."""
-    if isinstance(result, Listing):
-        keys = result.keys
-        hits = result.top
-        doc_ids = map(_DOC_ID_OF_KEY, keys)
-        returned = set(map(_DOC_VERSION_OF_KEY, keys))
-    else:
-        hits = result.hits
-        doc_ids = map(_DOC_ID, hits)
-        returned = set(zip(map(_DOC_ID, hits), map(_VERSION, hits), strict=True))
-    checked = _Checked() if checked is None else checked
-    new = returned - checked.seen
-    if new:
-        tenant = question.asker.tenant
-        for pair in new:
-            if not _allowed(current.get((tenant, pair[0])), pair[1], question):
-                checked.refused.add(pair)
-        checked.seen |= new
-    leaked: tuple[str, ...] = ()
-    refused = returned & checked.refused
-    if refused:
-        if isinstance(result, Listing):
-            leaked = tuple(key[0] for key in result.keys if (key[1], key[2]) in refused)
-        else:
-            leaked = tuple(h.chunk_id for h in result.hits if (h.doc_id, h.version) in refused)
-    return Answer(tuple(dict.fromkeys(doc_ids)), leaked, tuple(hits[:keep]))
-
-
-_CHUNK_ID = attrgetter("chunk_id")
-_DOC_ID = attrgetter("doc_id")
-_VERSION = attrgetter("version")
-_DOC_ID_OF_KEY = itemgetter(1)
-_DOC_VERSION_OF_KEY = itemgetter(1, 2)
-
-
-def _allowed(doc: Doc | None, version: int, question: Question) -> bool:
-    """Whether a hit of ``version`` of ``doc`` may answer ``question``: the document is
-    current at that version, visible to the asker and fresh enough."""
-    if doc is None or doc.version != version or not entitled(doc, question.asker):
-        return False
-    return (
-        question.max_stale_ticks is None
-        or question.now_tick - doc.updated_tick <= question.max_stale_ticks
-    )
-
-
-def _ground(
-    system: RetrievalSystem,
-    grid: Grid,
-    settings: tuple[RetrievalSetting, ...],
-    claims: list[LabelledClaim],
-    claim_keys: Mapping[str, str],
-    outcome: GridOutcome,
-    current: Mapping[tuple[str, str], Doc],
-    name: str = "implementation",
-    sweep: bool = False,
-) -> None:
-    """Every setting's grounding verdicts on ``claims``, and the gold ones once. With
-    ``sweep``, each distinct (claim, hits) is grounded under every threshold in one
-    ``ground_sweep`` call, checked against ``ground`` on the first ones."""
-    ground = cast(GroundingSystem, system).ground  # declared by capabilities.grounding
-    # Settings that return the same top hits get the same verdicts: ask once per distinct
-    # (claim, hits) on this index, under every threshold.
-    memo: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
-    thresholds = grid.min_overlaps
-    swept = cast(GroundingSweep, system).ground_sweep if sweep else None
-    for setting in settings:
-        per_threshold = outcome.verdicts.setdefault(setting.id, {})
-        columns = [per_threshold.setdefault(threshold, {}) for threshold in thresholds]
-        answers = outcome.answers[setting.id]
-        for claim in claims:
-            hits = answers[claim_keys[claim.claim_id]].hits[: grid.grounding_depth]
-            key = (claim.claim_id, tuple(map(_CHUNK_ID, hits)))
-            known = memo.get(key)
-            if known is None and swept is not None:
-                known = _swept(swept, claim.text, hits, thresholds, name)
-                if len(memo) < STAGED_CHECKS and known != [
-                    _supported(ground, claim.text, hits, threshold, name)
-                    for threshold in thresholds
-                ]:
-                    raise RagwardError(
-                        f"{name}: ground_sweep disagrees with ground for claim "
-                        f"{claim.claim_id}; run with --no-reuse"
-                    )
-                memo[key] = known
-            if known is None:
-                known = memo[key] = [
-                    _supported(ground, claim.text, hits, threshold, name)
-                    for threshold in thresholds
-                ]
-            for verdicts, supported in zip(columns, known, strict=True):
-                verdicts[claim.claim_id] = supported
-    if outcome.gold:
-        return
-    columns = [outcome.gold.setdefault(threshold, {}) for threshold in thresholds]
-    for claim in claims:
-        context = gold_context(claim, current)  # once: the same hits under every threshold
-        if swept is not None:
-            known = _swept(swept, claim.text, context, thresholds, name)
-        else:
-            known = [
-                _supported(ground, claim.text, context, threshold, name) for threshold in thresholds
-            ]
-        for verdicts, supported in zip(columns, known, strict=True):
-            verdicts[claim.claim_id] = supported
-
-
-def _supported(
-    ground: Callable[..., Any], claim: str, hits: tuple[Hit, ...], threshold: float, name: str
-) -> bool:
-    """Whether the implementation's ``ground`` supports ``claim`` from ``hits``; a crash
-    or an answer of the wrong shape is the implementation's mistake, said as one line."""
-    try:
-        answer = ground((claim,), hits, threshold)
-    except Exception as error:
-        call = _ground_call(name, claim, threshold)
-        raise AdapterError(f"{call} raised {one_line(error)}") from None
-    if not isinstance(answer, tuple | list) or len(answer) != 1:
-        call = _ground_call(name, claim, threshold)
-        raise AdapterError(f"{call} returned {type(answer).__name__}, not one Support per claim")
-    supported = getattr(answer[0], "supported", None)
-    if not isinstance(supported, bool):
-        call = _ground_call(name, claim, threshold)
-        raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
-    return supported
-
-
-def _swept(
-    sweep: Callable[..., Any],
-    claim: str,
-    hits: tuple[Hit, ...],
-    thresholds: tuple[float, ...],
-    name: str,
-) -> list[bool]:
-    """Whether the implementation's ``ground_sweep`` supports ``claim`` from ``hits`` under
-    each of ``thresholds``; a crash or an answer of the wrong shape, said as one line."""
-    count = f"{len(thresholds)} threshold" + ("" if len(thresholds) == 1 else "s")
-    call = f"{name}.ground_sweep(({clip(repr(claim), 80)},), ..., {count})"
-    try:
-        answers = sweep((claim,), hits, (t for t in thresholds))
-    except Exception as error:
-        raise AdapterError(f"{call} raised {one_line(error)}") from None
-    if not isinstance(answers, tuple | list) or len(answers) != len(thresholds):
-        raise AdapterError(f"{call} returned {a_type(answers)}, not one answer per threshold")
-    verdicts = []
-    for answer in answers:
-        if not isinstance(answer, tuple | list) or len(answer) != 1:
-            raise AdapterError(f"{call} returned {a_type(answer)}, not one Support per claim")
-        supported = getattr(answer[0], "supported", None)
-        if not isinstance(supported, bool):
-            raise AdapterError(f"{call} returned {a_type(answer[0])} without a bool supported")
-        verdicts.append(supported)
-    return verdicts
-
-
-def _ground_call(name: str, claim: str, threshold: float) -> str:
-    return f"{name}.ground(({clip(repr(claim), 80)},), ..., {threshold:g})"
-
-
-def gold_context(claim: LabelledClaim, current: Mapping[tuple[str, str], Doc]) -> tuple[Hit, ...]:
-    """The claim's gold evidence the asker may see, as hits."""
-    hits: list[Hit] = []
-    for number, evidence in enumerate(claim.evidence):
-        doc = current.get((claim.asker.tenant, evidence.doc_id))
-        if doc is None or not entitled(doc, claim.asker):
-            continue
-        end = evidence.start + len(evidence.text)
-        hits.append(
-            Hit(
-                chunk_id=f"gold:{claim.claim_id}:{number}",
-                doc_id=doc.doc_id,
-                version=doc.version,
-                start=evidence.start,
-                end=end,
-                text=evidence.text,
-                score=1.0,
-                citation=f"{doc.doc_id}@v{doc.version}#gold[{evidence.start}:{end}]",
-            )
-        )
-    return tuple(hits)

@@ -55,9 +55,7 @@ def read_scifact_claims(path: str | os.PathLike[str], split: str) -> list[Locate
     seen: dict[int, int] = {}
     for record in read_jsonl(path):
         claim_id = record.integer("id")
-        first = seen.setdefault(claim_id, record.line)
-        if first != record.line:
-            raise record.error("id", f"duplicate claim id {claim_id} (first at line {first})")
+        record.first("id", claim_id, seen, "claim id")
         text = record.string("claim")
         for field in ("evidence", "cited_doc_ids"):
             if field not in record.data:

@@ -9,10 +9,10 @@ else lives in the subpackages: ``ragward.conformance``, ``ragward.evals``,
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from ragward.errors import BudgetError, InvalidArgument, RagwardError, VersionConflict
+from ragward.exports import Exports
 
 if TYPE_CHECKING:
     from ragward.api import compare, conform, evaluate
@@ -26,29 +26,6 @@ if TYPE_CHECKING:
     from ragward.evals.grid_file import default_grid, load_grid
 
 __version__ = "0.1.0"
-
-# Each name is imported on first use: ``import ragward`` stays light (``ragward metrics``
-# loads the measures alone; an adapter importing the contract loads no harness).
-_HOME = {
-    "conform": "ragward.api",
-    "evaluate": "ragward.api",
-    "compare": "ragward.api",
-    "load_dataset": "ragward.evals.datasets",
-    "Grid": "ragward.evals.grid",
-    "default_grid": "ragward.evals.grid_file",
-    "load_grid": "ragward.evals.grid_file",
-    "Evaluation": "ragward.evals.api",
-    "GateResult": "ragward.evals.gate",
-    "Report": "ragward.conformance.runner",
-    "RetrievalSystem": "ragward.conformance.contract",
-    "Capabilities": "ragward.conformance.contract",
-    "Factory": "ragward.conformance.contract",
-    "Doc": "ragward.conformance.records",
-    "Asker": "ragward.conformance.records",
-    "Policy": "ragward.conformance.records",
-    "Hit": "ragward.conformance.records",
-    "Result": "ragward.conformance.records",
-}
 
 __all__ = [
     "Asker",
@@ -77,10 +54,21 @@ __all__ = [
 ]
 
 
+# Each name is imported on first use: ``import ragward`` stays light (``ragward metrics``
+# loads the measures alone; an adapter importing the contract loads no harness).
+_HOME = {
+    "api": ("conform", "evaluate", "compare"),
+    "evals.datasets": ("load_dataset",),
+    "evals.grid": ("Grid",),
+    "evals.grid_file": ("default_grid", "load_grid"),
+    "evals.api": ("Evaluation",),
+    "evals.gate": ("GateResult",),
+    "conformance.runner": ("Report",),
+    "conformance.contract": ("RetrievalSystem", "Capabilities", "Factory"),
+    "conformance.records": ("Doc", "Asker", "Policy", "Hit", "Result"),
+}
+_EXPORTS = Exports("ragward", globals(), lazy=_HOME)
+
+
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'ragward' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    return _EXPORTS.find(name)

@@ -20,17 +20,28 @@ __all__ = ["Exports"]
 
 @dataclass(frozen=True)
 class Exports:
-    """The names ``package`` resolves on demand: ``lazy`` maps a name to the module of
-    the package it lives in; ``former`` maps a deprecated name to its current one."""
+    """The names ``package`` resolves on demand: ``lazy`` maps a module of the package to
+    the names it exports lazily; ``former`` maps a deprecated name to its current one.
+
+    >>> exports = Exports("ragward.evals", {}, lazy={"records": ("Query",)})
+    >>> exports.find("Query").__name__
+    'Query'
+    """
 
     package: str
     namespace: dict[str, Any] = field(repr=False)
-    lazy: Mapping[str, str] = field(default_factory=dict)
+    lazy: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     former: Mapping[str, str] = field(default_factory=dict)
+    #: Each lazy name's module, from ``lazy``.
+    homes: Mapping[str, str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        homes = {name: home for home, names in self.lazy.items() for name in names}
+        object.__setattr__(self, "homes", homes)
 
     def find(self, name: str) -> Any:
         """The value of ``name``, as the package's ``__getattr__`` returns it."""
-        home = self.lazy.get(name)
+        home = self.homes.get(name)
         if home is not None:
             value = getattr(importlib.import_module(f"{self.package}.{home}"), name)
             self.namespace[name] = value
@@ -47,4 +58,4 @@ class Exports:
 
     def names(self) -> list[str]:
         """What ``dir(package)`` lists: what it holds and its lazy exports."""
-        return sorted([*self.namespace, *self.lazy])
+        return sorted({*self.namespace, *self.homes})

@@ -40,21 +40,6 @@ from ragward.reference.retriever import (
 )
 from ragward.reference.text import STOPWORDS, TokenCounter, estimate_tokens, tokenize
 
-#: Former names, still importable (the README's examples used them), each with a warning.
-_DEPRECATED = {
-    "Document": "ReferenceDoc",
-    "Principal": "ReferenceAsker",
-    "RetrievalPolicy": "ReferencePolicy",
-}
-
-
-_EXPORTS = Exports("ragward.reference", globals(), former=_DEPRECATED)
-
-
-def __getattr__(name: str) -> Any:
-    return _EXPORTS.find(name)
-
-
 __all__ = [
     "CLASSIFICATIONS",
     "LIMIT_UNITS",
@@ -96,3 +81,18 @@ __all__ = [
     "rerank",
     "tokenize",
 ]
+
+
+#: Former names, still importable (the README's examples used them), each with a warning.
+_DEPRECATED = {
+    "Document": "ReferenceDoc",
+    "Principal": "ReferenceAsker",
+    "RetrievalPolicy": "ReferencePolicy",
+}
+
+
+_EXPORTS = Exports("ragward.reference", globals(), former=_DEPRECATED)
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.find(name)

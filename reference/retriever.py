@@ -2,45 +2,36 @@
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ragward.errors import InvalidArgument, VersionConflict
+from ragward.reference.candidates import lexical_stage, top_candidates
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors
-from ragward.reference.documents import TICK_MAX, ReferenceAsker, ReferenceDoc, classification_rank
+from ragward.reference.documents import ReferenceAsker, ReferenceDoc, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
 from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
-from ragward.reference.lexical import BM25Params, Gathered, Masks, count_matched
+from ragward.reference.lexical import BM25Params, count_matched
 from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace, View
-from ragward.reference.ranking import (
-    LIMIT_UNITS,
-    ScoredChunk,
-    Settle,
-    break_ties,
-    cut,
-    ranked,
-    scored_all,
-    top_rows,
-    top_rows_by_document,
-)
+from ragward.reference.policy import MODES, ReferencePolicy
+from ragward.reference.ranking import ScoredChunk, cut
 from ragward.reference.rerank import (
     LexicalOverlapReranker,
     Reranker,
     overlap_scores,
     reads_index_terms,
 )
+from ragward.reference.stage import FirstStage, Remembered, StageSource
 from ragward.reference.text import TokenCounter, estimate_tokens, tokenize
 
 __all__ = [
@@ -51,9 +42,6 @@ __all__ = [
     "RetrievalResult",
     "StageSource",
 ]
-
-#: Retrieval modes: both indexes fused, or one of them alone.
-MODES: tuple[str, ...] = ("hybrid", "lexical", "dense")
 
 #: Every live retriever (by id: a retriever compares by value and has no hash), so that
 #: a fork never copies one in the middle of a call.
@@ -80,84 +68,6 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(
         before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork
     )
-
-
-def _positive_int(owner: str, name: str, value: object) -> None:
-    # Bounded above too: a limit is handed to numpy and C as a 64-bit size.
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= TICK_MAX:
-        raise InvalidArgument(
-            f"{owner}.{name} must be an integer from 1 to 2**63 - 1, got {_shown(value)}"
-        )
-
-
-def _shown(value: object) -> str:
-    """``repr(value)``, shortened: a bad value may be a number of thousands of digits."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge integer"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-@dataclass(frozen=True)
-class ReferencePolicy:
-    """Per-request settings: freshness contract, mode, fusion, rerank and limits.
-
-    ``max_stale_ticks=None`` means no freshness contract. ``candidate_limit`` bounds each
-    first-stage ranking and the fused list; ``result_limit`` bounds what is returned.
-    ``limit_unit`` says what both limits count: ``"chunks"``, or ``"documents"``, where a
-    ranking keeps every chunk placed before the first chunk of the ``limit + 1``-th
-    distinct document (see :func:`~ragward.reference.ranking.cut`), so an answer read as a
-    document ranking holds ``result_limit`` documents whenever that many match; hybrid
-    fusion then fuses documents (:func:`~ragward.reference.fusion.document_rank_fusion`).
-    """
-
-    max_stale_ticks: int | None = None
-    enable_rerank: bool = False
-    rerank_min_score: float = 0.0
-    candidate_limit: int = 12
-    result_limit: int = 5
-    rrf_k: float = 60
-    mode: str = "hybrid"
-    limit_unit: str = "chunks"
-
-    def __post_init__(self) -> None:
-        if self.max_stale_ticks is not None and (
-            isinstance(self.max_stale_ticks, bool)
-            or not isinstance(self.max_stale_ticks, int)
-            or not 0 <= self.max_stale_ticks <= TICK_MAX
-        ):
-            raise InvalidArgument(
-                f"ReferencePolicy.max_stale_ticks must be None or an integer from 0 to "
-                f"2**63 - 1, got {_shown(self.max_stale_ticks)}"
-            )
-        if not isinstance(self.enable_rerank, bool):
-            raise InvalidArgument(
-                f"ReferencePolicy.enable_rerank must be a bool, got {self.enable_rerank!r}"
-            )
-        if (
-            isinstance(self.rerank_min_score, bool)
-            or not isinstance(self.rerank_min_score, int | float)
-            or not math.isfinite(self.rerank_min_score)
-        ):
-            raise InvalidArgument(
-                f"ReferencePolicy.rerank_min_score must be a finite number, "
-                f"got {self.rerank_min_score!r}"
-            )
-        _positive_int("ReferencePolicy", "candidate_limit", self.candidate_limit)
-        _positive_int("ReferencePolicy", "result_limit", self.result_limit)
-        if (
-            isinstance(self.rrf_k, bool)
-            or not isinstance(self.rrf_k, int | float)
-            or not (math.isfinite(self.rrf_k) and self.rrf_k > 0)
-        ):
-            raise InvalidArgument(f"ReferencePolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
-        if self.mode not in MODES:
-            raise InvalidArgument(
-                f"ReferencePolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"
-            )
-        if self.limit_unit not in LIMIT_UNITS:
-            raise InvalidArgument(
-                f"ReferencePolicy.limit_unit must be one of {', '.join(LIMIT_UNITS)}, "
-                f"got {self.limit_unit!r}"
-            )
 
 
 @dataclass(frozen=True)
@@ -208,100 +118,6 @@ class RetrievalResult:
         return self.considered - self.excluded_by_entitlement - self.excluded_by_freshness
 
 
-class StageSource:
-    """Where a first stage's candidates lie: the namespace they were ranked in, how many
-    times it had been compacted then (compaction numbers rows anew), and the row of each
-    chunk of the stage's two rankings (a narrowed copy of the stage shares its source)."""
-
-    def __init__(
-        self,
-        namespace: Namespace,
-        rankings: tuple[tuple[ScoredChunk, ...], tuple[ScoredChunk, ...]],
-        rows: tuple[list[int], list[int]],
-    ) -> None:
-        self.namespace = namespace
-        self.compactions = namespace.compactions
-        self._rankings, self._rows = rankings, rows
-        self._where: dict[str, int] | None = None
-
-    def rows(self, chunks: Sequence[Chunk]) -> list[int]:
-        """The row of each of ``chunks``; KeyError for a chunk that is not a candidate.
-        The map is made on the first call."""
-        where = self._where
-        if where is None:
-            where = self._where = {}
-            for ranking, rows in zip(self._rankings, self._rows, strict=True):
-                where.update(zip(map(_SCORED_CHUNK_ID, ranking), rows, strict=True))
-        return list(map(where.__getitem__, map(_CHUNK_ID, chunks)))
-
-
-@dataclass(frozen=True)
-class FirstStage:
-    """Both first-stage rankings over the eligible view, before fusion and rerank.
-
-    ``reranked`` remembers the reranker's verdict on each candidate already scored from this
-    stage (by reranker, then ``chunk_id``), so that finishing one stage under many
-    settings asks the reranker about each chunk once: a reranker scores a (query, chunk)
-    pair, whatever else it is shown with.
-    """
-
-    query: str
-    lexical: tuple[ScoredChunk, ...]
-    dense: tuple[ScoredChunk, ...]
-    degraded: tuple[str, ...] = ()
-    considered: int = 0
-    excluded_by_entitlement: int = 0
-    excluded_by_freshness: int = 0
-    reranked: dict[int, dict[str, ScoredChunk]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    #: What finishing this stage under one setting computed that another setting can reuse,
-    #: keyed by everything it depends on: the fused candidates (by mode of fusion, ``k``
-    #: and the chunk ids of the rankings fused), and what a caller keeps (an adapter's
-    #: converted hits).
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-    #: Where the candidates lie in the index they came from (None for a stage made by hand).
-    source: StageSource | None = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def made(
-        cls,
-        query: str,
-        lexical: tuple[ScoredChunk, ...],
-        dense: tuple[ScoredChunk, ...],
-        degraded: tuple[str, ...],
-        counts: tuple[int, int, int],
-        source: StageSource | None = None,
-    ) -> FirstStage:
-        """``FirstStage(query, lexical, dense, degraded, *counts)``, its fields set as the
-        frozen ``__init__`` sets them, in a third of the time (one per question)."""
-        first = object.__new__(cls)
-        first.__dict__.update(
-            query=query,
-            lexical=lexical,
-            dense=dense,
-            degraded=degraded,
-            considered=counts[0],
-            excluded_by_entitlement=counts[1],
-            excluded_by_freshness=counts[2],
-            reranked={},
-            memo={},
-            source=source,
-        )
-        return first
-
-    def narrowed(
-        self, lexical: tuple[ScoredChunk, ...], dense: tuple[ScoredChunk, ...]
-    ) -> FirstStage:
-        """This stage with other rankings, sharing its memo and its reranker verdicts (what
-        ``dataclasses.replace`` gives); the stage itself where both are its own."""
-        if lexical is self.lexical and dense is self.dense:
-            return self
-        other = object.__new__(FirstStage)
-        other.__dict__.update(self.__dict__, lexical=lexical, dense=dense)
-        return other
-
-
 def _check_asked(queries: Sequence[str], principal: ReferenceAsker, now_tick: int) -> None:
     """Refuse, in one line, what no question can be asked with."""
     if not isinstance(principal, ReferenceAsker):
@@ -330,47 +146,6 @@ def _degraded(policy: ReferencePolicy, vector: npt.NDArray[np.float64] | None) -
     """``("dense",)`` where the policy reads the dense index and the question has no vector
     (its embedder failed)."""
     return ("dense",) if policy.mode != "lexical" and vector is None else ()
-
-
-class _Remembered:
-    """A reranker's verdicts on one stage's chunks, kept in ``memo`` (``chunk_id`` to the
-    chunk with its score): each chunk is scored, and its ``ScoredChunk`` made, once per stage,
-    however many settings rerank it. ``score`` gives the reranker's scores of chunks
-    (:meth:`AuthorizedRetriever.rerank_scores`)."""
-
-    def __init__(
-        self,
-        reranker: Reranker,
-        memo: dict[str, ScoredChunk],
-        score: Callable[[Sequence[Chunk]], Sequence[float]],
-    ) -> None:
-        self.reranker, self.memo, self.score = reranker, memo, score
-
-    def rerank(
-        self, query: str, candidates: Sequence[ScoredChunk], min_score: float
-    ) -> list[ScoredChunk]:
-        """What ``rerank(query, candidates, reranker=..., limit=len(candidates),
-        min_score=min_score)`` returns."""
-        memo = self.memo
-        missing = list(
-            {c.chunk.chunk_id: c.chunk for c in candidates if c.chunk.chunk_id not in memo}.values()
-        )
-        if missing or not candidates:  # asked even with nothing to score, as rerank() asks
-            scores = self.score(missing)
-            if len(scores) != len(missing):
-                raise ValueError(
-                    f"reranker {self.reranker.name!r} returned {len(scores)} scores for "
-                    f"{len(missing)} chunks"
-                )
-            memo.update(
-                zip(map(_CHUNK_ID, missing), scored_all(missing, map(float, scores)), strict=True)
-            )
-        made = map(memo.__getitem__, map(_SCORED_CHUNK_ID, candidates))
-        return ranked(s for s in made if s.score > min_score)
-
-
-_CHUNK_ID = attrgetter("chunk_id")
-_SCORED_CHUNK_ID = attrgetter("chunk.chunk_id")
 
 
 @dataclass
@@ -576,7 +351,7 @@ class AuthorizedRetriever:
                 return None
             view = namespace.view(principal, now_tick, policy.max_stale_ticks)
             live = namespace.live()
-            _, counts, lexical, others, _ = self._lexical_stage(
+            _, counts, lexical, others, _ = lexical_stage(
                 namespace, view, live, live, query, policy
             )
             if others.size:
@@ -699,7 +474,7 @@ class AuthorizedRetriever:
         lexical_ranked: list[int] = []
         dense_ranked: list[int] = []
         if policy.mode != "dense":
-            scored, counts, lexical, others, lexical_ranked = self._lexical_stage(
+            scored, counts, lexical, others, lexical_ranked = lexical_stage(
                 namespace, view, live, lexical_rows, query, policy
             )
         if query_vector is not None:
@@ -726,79 +501,9 @@ class AuthorizedRetriever:
         source = StageSource(namespace, (lexical, dense), (lexical_ranked, dense_ranked))
         return FirstStage.made(query, lexical, dense, degraded, counts, source)
 
-    def _lexical_stage(
-        self,
-        namespace: Namespace,
-        view: View,
-        live: npt.NDArray[np.bool_],
-        lexical_rows: npt.NDArray[np.bool_],
-        query: str,
-        policy: ReferencePolicy,
-    ) -> tuple[
-        npt.NDArray[np.integer[Any]],
-        tuple[int, int, int],
-        tuple[ScoredChunk, ...],
-        npt.NDArray[np.integer[Any]],
-        list[int],
-    ]:
-        """BM25's part of a first stage in ``view`` (the caller holds the lock): the rows
-        it scored, their audit counts, its ranking, the other live rows holding a query
-        term (outside the view: matched, never scored; possibly repeated), and the rows
-        of its ranking."""
-        masks = view.memo.get("masks")
-        if masks is None:
-            eligible = view.eligible
-            masks = view.memo["masks"] = Masks.of(
-                eligible & lexical_rows, live, view.visible, eligible
-            )
-        found = namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)
-        scored, counts, lexical, ranked_rows = self._lexical_top(namespace, found, masks, policy)
-        return scored, counts, lexical, found.others, ranked_rows
-
-    def _lexical_top(
-        self, namespace: Namespace, found: Gathered, masks: Masks, policy: ReferencePolicy
-    ) -> tuple[
-        npt.NDArray[np.integer[Any]], tuple[int, int, int], tuple[ScoredChunk, ...], list[int]
-    ]:
-        """The rows BM25 scored, their audit counts, and the best of them that may rank
-        (those ``masks.rankable`` marks, whatever the scorer returned), cut at
-        ``policy.candidate_limit``, with their rows."""
-        chunks = namespace.chunks
-        if policy.limit_unit == "documents":
-            scores = found.scores()
-            # Every share is positive: the rows to rank are the eligible rows with a score.
-            rows = np.flatnonzero(scores != 0.0)  # a mask: 6x faster than of the floats
-            counts = count_matched(rows, masks.live, masks.visible, masks.eligible)
-            ranking, ranked_rows = self._top(namespace, scores, rows[masks.rankable[rows]], policy)
-            return rows, counts, ranking, ranked_rows
-        limit = policy.candidate_limit
-        top = found.top(limit, namespace.lexical.buffers(found.n_rows), masks)
-        best, values = top.rows, top.scores
-        places = break_ties(best, values, chunks, limit)
-        ranking = scored_all(map(chunks.__getitem__, best[:places]), values[:places])
-        return top.scored, top.counts, ranking, best if places == len(best) else best[:places]
-
-    @staticmethod
-    def _top(
-        namespace: Namespace,
-        scores: npt.NDArray[np.float64],
-        rows: npt.NDArray[np.intp],
-        policy: ReferencePolicy,
-        settle: Settle | None = None,
-    ) -> tuple[tuple[ScoredChunk, ...], list[int]]:
-        """The best of ``rows`` (those that may rank: eligible, with a positive score),
-        and their rows; ``settle(rows, limit)``, if given, first makes exact the scores
-        that may place."""
-        if policy.limit_unit == "documents":
-            best = top_rows_by_document(
-                rows, scores, namespace.chunks, policy.candidate_limit, settle
-            )
-        else:
-            if settle is not None:
-                settle(rows, policy.candidate_limit)
-            best = top_rows(rows, scores, namespace.chunks, policy.candidate_limit)
-        chunks = namespace.chunks
-        return scored_all(map(chunks.__getitem__, best), scores[best].tolist()), best
+    #: The best eligible rows of one index (:func:`.candidates.top_candidates`), called as
+    #: a method: the planted post-filter defect (tools/mutants.py) patches that call.
+    _top = staticmethod(top_candidates)
 
     def rerank_scores(self, first: FirstStage, chunks: Sequence[Chunk]) -> Sequence[float]:
         """The reranker's scores of ``chunks``, candidates of ``first``, for its question.
@@ -866,7 +571,7 @@ class AuthorizedRetriever:
             final = cut(candidates, policy.result_limit, policy.limit_unit)
         else:
             try:
-                remembered = _Remembered(
+                remembered = Remembered(
                     self.reranker,
                     first.reranked.setdefault(id(self.reranker), {}),
                     partial(self.rerank_scores, first),

@@ -14,8 +14,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +24,7 @@ import pytest
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 from ragward.conformance.invariant import REGISTRY
+from tests.doc_checks import assert_example_prints_what_it_says, assert_generated_up_to_date
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -240,14 +239,7 @@ def test_every_count_of_invariants_is_the_registry_s() -> None:
 
 
 def test_the_report_parts_are_up_to_date() -> None:
-    done = subprocess.run(
-        [sys.executable, "tools/gen_report_docs.py", "--check"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert_generated_up_to_date("gen_report_docs.py")
 
 
 def test_every_committed_json_report_parses() -> None:
@@ -301,15 +293,7 @@ def test_every_link_path_and_module_a_page_names_exists(page: Path) -> None:
 
 
 def test_the_reference_page_example_prints_what_it_says() -> None:
-    page = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
-    block = page.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = [
-        line.split("# ", 1)[1].strip() for line in block.splitlines() if line.startswith("print(")
-    ]
-    assert expected
-    printed: list[str] = []
-    exec(block, {"print": lambda *args: printed.append(" ".join(map(str, args)))})
-    assert printed == expected
+    assert_example_prints_what_it_says(ROOT / "docs" / "reference.md")
 
 
 def _flat(text: str) -> str:

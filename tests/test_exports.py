@@ -12,7 +12,7 @@ from ragward.exports import Exports
 
 def test_a_lazy_name_is_imported_from_its_home_on_first_use_and_kept() -> None:
     namespace: dict[str, Any] = {}
-    exports = Exports("ragward.evals", namespace, lazy={"Query": "records", "Dataset": "records"})
+    exports = Exports("ragward.evals", namespace, lazy={"records": ("Query", "Dataset")})
     assert exports.names() == ["Dataset", "Query"]
     assert exports.find("Query") is Query
     assert namespace == {"Query": Query}
@@ -26,6 +26,6 @@ def test_a_former_name_warns_and_gives_the_current_one() -> None:
 
 
 def test_any_other_name_is_an_attribute_error() -> None:
-    exports = Exports("pkg", {"New": Query}, lazy={"Lazy": "home"}, former={"Old": "New"})
+    exports = Exports("pkg", {"New": Query}, lazy={"home": ("Lazy",)}, former={"Old": "New"})
     with pytest.raises(AttributeError, match=r"^module 'pkg' has no attribute 'Missing'$"):
         exports.find("Missing")

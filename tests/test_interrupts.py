@@ -109,11 +109,7 @@ def _interrupt(
         preexec_fn=ignore_sigint if ignored else None,
     )
     try:
-        started = time.monotonic()
-        while not (marker.exists() and marker.read_text()):
-            assert process.poll() is None, process.communicate()[1]
-            assert time.monotonic() - started < 120, "the implementation was never called"
-            time.sleep(0.05)
+        _wait_for_the_call(process, marker)
         waited_on = int(marker.read_text())
         sent = time.monotonic()
         for number in range(times):
@@ -127,6 +123,15 @@ def _interrupt(
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def _wait_for_the_call(process: subprocess.Popen[str], marker: Path) -> None:
+    """Until the implementation, called, writes ``marker``; the process must still run."""
+    started = time.monotonic()
+    while not (marker.exists() and marker.read_text()):
+        assert process.poll() is None, process.communicate()[1]
+        assert time.monotonic() - started < 120, "the implementation was never called"
+        time.sleep(0.05)
 
 
 def _gone(pid: int) -> bool:
@@ -188,11 +193,7 @@ def test_a_process_started_with_sigint_ignored_keeps_it_ignored(
         preexec_fn=ignore_sigint,
     )
     try:
-        started = time.monotonic()
-        while not (marker.exists() and marker.read_text()):
-            assert process.poll() is None, process.communicate()[1]
-            assert time.monotonic() - started < 120, "the implementation was never called"
-            time.sleep(0.05)
+        _wait_for_the_call(process, marker)
         for _ in range(3):
             os.killpg(process.pid, signal.SIGINT)
             time.sleep(0.2)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import ast
 import os
+import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.doc_checks import assert_example_prints_what_it_says
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,6 +105,41 @@ def test_the_root_package_links_every_mapped_folder_under_its_import_name() -> N
         assert link.resolve() == (ROOT / folder).resolve()
 
 
+#: The most lines a Python file of the project may have: past it, a module holds more than
+#: one idea (the style wants 30-300 lines; issue 31 set the ceiling).
+MAX_LINES = 700
+
+
+def _python_files() -> list[Path]:
+    """Every Python file git tracks (or would: new, not ignored), else every one below
+    the root but the virtual environments."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode == 0 and listed.stdout.strip():
+        return [ROOT / line for line in listed.stdout.splitlines() if (ROOT / line).is_file()]
+    return [
+        path
+        for path in ROOT.rglob("*.py")
+        if not any(p.startswith(".") or p == "build" for p in path.relative_to(ROOT).parts)
+    ]
+
+
+def test_no_python_file_is_longer_than_the_ceiling() -> None:
+    files = _python_files()
+    assert len(files) > 100, files  # the listing found the tree
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in files
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
 def test_readme_test_command_is_what_ci_runs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
@@ -121,12 +159,4 @@ def test_ci_runs_the_quality_gate_against_the_committed_baseline() -> None:
 @pytest.mark.slow  # the three verbs: two invariants, the default grid, the gate
 def test_readme_example_prints_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the example names the bundled set and the baseline from here
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = [
-        line.split("# ", 1)[1].strip() for line in block.splitlines() if line.startswith("print(")
-    ]
-    assert expected
-    printed: list[str] = []
-    exec(block, {"print": lambda *args: printed.append(" ".join(map(str, args)))})
-    assert printed == expected
+    assert_example_prints_what_it_says(ROOT / "README.md")

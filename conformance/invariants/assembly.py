@@ -95,16 +95,11 @@ def _headers(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if _HEADER.fullmatch(line.strip())]
 
 
-@invariant(
-    "ASM-001",
-    "assembly",
-    "the assembled prompt fits the budget, measured on its own text",
-    case_type=AsmCase,
-    cases=asm_cases,
-    requires=("assembly",),
-)
+@invariant("ASM-001", cases=asm_cases, requires=("assembly",))
 def budget_kept(factory: Factory, case: AsmCase) -> None:
-    """The context's reported ``tokens`` equals ``count_tokens`` of its whole text —
+    """the assembled prompt fits the budget, measured on its own text
+
+    The context's reported ``tokens`` equals ``count_tokens`` of its whole text —
     headers, markers and separators included — and does not exceed the budget. A budget
     checked on the parts (ignoring the separators the assembler adds between them) fails
     here."""
@@ -119,16 +114,11 @@ def budget_kept(factory: Factory, case: AsmCase) -> None:
         raise Violation(f"context has {actual} tokens, over the budget of {run.budget}")
 
 
-@invariant(
-    "ASM-002",
-    "assembly",
-    "the question is kept whole, verbatim, and last",
-    case_type=AsmCase,
-    cases=lambda: asm_cases(low=-30),
-    requires=("assembly",),
-)
+@invariant("ASM-002", cases=lambda: asm_cases(low=-30), requires=("assembly",))
 def question_kept_last(factory: Factory, case: AsmCase) -> None:
-    """Whatever the budget, either the assembler refuses (because the fixed segments
+    """the question is kept whole, verbatim, and last
+
+    Whatever the budget, either the assembler refuses (because the fixed segments
     alone do not fit) or the last segment header is ``[question]`` and what follows it is
     the question, line for line: unchanged, except that a line which could pass for
     structure may be escaped (it must still contain its original text). The question is
@@ -149,16 +139,11 @@ def question_kept_last(factory: Factory, case: AsmCase) -> None:
             raise Violation(f"question line {old!r} came out as {new!r}")
 
 
-@invariant(
-    "ASM-003",
-    "assembly",
-    "segments come in the fixed order, each non-empty one once",
-    case_type=AsmCase,
-    cases=asm_cases,
-    requires=("assembly",),
-)
+@invariant("ASM-003", cases=asm_cases, requires=("assembly",))
 def segment_order(factory: Factory, case: AsmCase) -> None:
-    """The segment headers of the prompt are exactly, in this order: ``[instructions]``,
+    """segments come in the fixed order, each non-empty one once
+
+    The segment headers of the prompt are exactly, in this order: ``[instructions]``,
     ``[tool_schemas]``, ``[policy]``, ``[memory]`` for each of those that is non-empty,
     ``[retrieved]`` when some chunk is included, and ``[question]`` — stable content
     first, so a provider's prefix cache survives, and the question last."""
@@ -173,16 +158,11 @@ def segment_order(factory: Factory, case: AsmCase) -> None:
         raise Violation(f"segment headers {got}, expected {want}")
 
 
-@invariant(
-    "ASM-004",
-    "assembly",
-    "included chunks are a prefix of the ranking, dropped ones the rest",
-    case_type=AsmCase,
-    cases=asm_cases,
-    requires=("assembly",),
-)
+@invariant("ASM-004", cases=asm_cases, requires=("assembly",))
 def included_prefix(factory: Factory, case: AsmCase) -> None:
-    """``included`` is the first n chunk ids of ``retrieved``, in rank order, and
+    """included chunks are a prefix of the ranking, dropped ones the rest
+
+    ``included`` is the first n chunk ids of ``retrieved``, in rank order, and
     ``dropped`` is the rest, in rank order: the lowest-ranked chunks go first, and every
     chunk is accounted for exactly once."""
     run = _Run(factory, case)
@@ -197,16 +177,11 @@ def included_prefix(factory: Factory, case: AsmCase) -> None:
         )
 
 
-@invariant(
-    "ASM-005",
-    "assembly",
-    "no more chunks are dropped than the budget requires",
-    case_type=AsmCase,
-    cases=asm_cases,
-    requires=("assembly",),
-)
+@invariant("ASM-005", cases=asm_cases, requires=("assembly",))
 def drops_minimal(factory: Factory, case: AsmCase) -> None:
-    """When chunks are dropped, the prompt that would also hold the first dropped chunk
+    """no more chunks are dropped than the budget requires
+
+    When chunks are dropped, the prompt that would also hold the first dropped chunk
     (built by the same assembler at an unbounded budget) measures more than the budget:
     the included chunks are the longest prefix of the ranking that fits."""
     run = _Run(factory, case)
@@ -238,16 +213,11 @@ def _shape(text: str) -> list[str]:
     ]
 
 
-@invariant(
-    "ASM-006",
-    "assembly",
-    "retrieved text and the question cannot forge a segment header",
-    case_type=AsmCase,
-    cases=lambda: asm_cases(forge=True),
-    requires=("assembly",),
-)
+@invariant("ASM-006", cases=lambda: asm_cases(forge=True), requires=("assembly",))
 def no_header_forging(factory: Factory, case: AsmCase) -> None:
-    """Chunk texts, document ids and prompt pieces laced with lines such as
+    """retrieved text and the question cannot forge a segment header
+
+    Chunk texts, document ids and prompt pieces laced with lines such as
     ``[instructions]``, ``  [question]  `` or ``<<x@v1#s[0:1]>>`` — after any line break
     ``str.splitlines`` knows (``\\r``, ``\\u2028``, ``\\x85``...) — produce no header or
     marker line the assembler did not write: the prompt's structure lines are the same
@@ -298,16 +268,11 @@ def no_header_forging(factory: Factory, case: AsmCase) -> None:
                 )
 
 
-@invariant(
-    "ASM-007",
-    "assembly",
-    "assembly refuses exactly when the fixed segments do not fit",
-    case_type=AsmCase,
-    cases=lambda: asm_cases(low=-30),
-    requires=("assembly",),
-)
+@invariant("ASM-007", cases=lambda: asm_cases(low=-30), requires=("assembly",))
 def refuses_only_when_due(factory: Factory, case: AsmCase) -> None:
-    """The assembler raises an error when, and only when, the fixed segments (every
+    """assembly refuses exactly when the fixed segments do not fit
+
+    The assembler raises an error when, and only when, the fixed segments (every
     segment but the retrieved chunks, the question included) measure more than the
     budget on their own: it neither squeezes the question to fit nor refuses a budget
     that the fixed segments fit."""

@@ -47,15 +47,12 @@ def _fused_by_document(system: Any, case: Scene, narrow: Policy, got: tuple[Hit,
 
 
 @invariant(
-    "DEPTH-001",
-    "determinism",
-    "Limits counted in documents reach that many documents",
-    case_type=Scene,
-    cases=lambda: scenes(twins=True),
-    requires=("document_limits", "policy_knobs"),
+    "DEPTH-001", cases=lambda: scenes(twins=True), requires=("document_limits", "policy_knobs")
 )
 def document_depth(factory: Factory, case: Scene) -> None:
-    """With ``limit_unit = "documents"`` and rerank off, the answer holds
+    """Limits counted in documents reach that many documents
+
+    With ``limit_unit = "documents"`` and rerank off, the answer holds
     ``min(result_limit, candidate_limit, D)`` distinct documents, where ``D`` is the number
     of documents the same question matches with limits wider than the corpus: a document
     with many good chunks cannot crowd the others out. In a single-index mode the answer

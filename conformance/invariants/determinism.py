@@ -39,16 +39,11 @@ def _shuffled() -> st.SearchStrategy[Shuffled]:
     )
 
 
-@invariant(
-    "DET-001",
-    "determinism",
-    "Ties break by chunk_id; identical chunks score identically",
-    case_type=Scene,
-    cases=lambda: scenes(twins=True),
-    requires=("scores",),
-)
+@invariant("DET-001", cases=lambda: scenes(twins=True), requires=("scores",))
 def ties_by_chunk_id(factory: Factory, case: Scene) -> None:
-    """Hits come in ``(-score, chunk_id)`` order: scores never increase down the list and
+    """Ties break by chunk_id; identical chunks score identically
+
+    Hits come in ``(-score, chunk_id)`` order: scores never increase down the list and
     equal scores are in ascending ``chunk_id`` order. The corpus holds documents copied
     verbatim under other ``doc_id``\\ s; chunks with identical text come out in
     ``chunk_id`` order and, whenever the score is a function of the chunk and the query
@@ -118,15 +113,11 @@ def _ties_in_order(
             )
 
 
-@invariant(
-    "DET-002",
-    "determinism",
-    "Results do not depend on ingestion order",
-    case_type=Shuffled,
-    cases=_shuffled,
-)
+@invariant("DET-002", cases=_shuffled)
 def ingestion_order(factory: Factory, case: Shuffled) -> None:
-    """The same documents ingested in another order give exactly the same answer: hits,
+    """Results do not depend on ingestion order
+
+    The same documents ingested in another order give exactly the same answer: hits,
     scores and audit counts."""
     scene = case.scene
     system, caps, fitted, policy = prepare(factory, scene.docs, scene.policy)
@@ -141,15 +132,11 @@ def ingestion_order(factory: Factory, case: Shuffled) -> None:
     )
 
 
-@invariant(
-    "DET-003",
-    "determinism",
-    "Repeated calls give the same answer",
-    case_type=Scene,
-    cases=scenes,
-)
+@invariant("DET-003", cases=scenes)
 def repeat_calls(factory: Factory, case: Scene) -> None:
-    """Asking the same question again — after principals of every tenant, with every
+    """Repeated calls give the same answer
+
+    Asking the same question again — after principals of every tenant, with every
     clearance and barrier, have asked it and other questions, and of a second instance
     built the same way —
     gives exactly the same answer: no cache, counter or state leaks between calls."""
@@ -168,16 +155,11 @@ def repeat_calls(factory: Factory, case: Scene) -> None:
     differ("answer of a second instance built alike", said, want, twin.retrieve(*question), caps)
 
 
-@invariant(
-    "DET-004",
-    "determinism",
-    "A smaller result limit cuts a prefix",
-    case_type=Scene,
-    cases=lambda: scenes(twins=True),
-    requires=("policy_knobs",),
-)
+@invariant("DET-004", cases=lambda: scenes(twins=True), requires=("policy_knobs",))
 def limit_cuts_prefix(factory: Factory, case: Scene) -> None:
-    """The hits under ``result_limit = n`` are exactly the first ``n`` hits (fewer only if
+    """A smaller result limit cuts a prefix
+
+    The hits under ``result_limit = n`` are exactly the first ``n`` hits (fewer only if
     there are fewer) under a larger limit, with the same scores: a cut through a tie of
     identical chunks keeps the smallest ``chunk_id``\\ s."""
     system, caps, _, policy = prepare(factory, case.docs, case.policy)
@@ -195,16 +177,11 @@ def limit_cuts_prefix(factory: Factory, case: Scene) -> None:
     )
 
 
-@invariant(
-    "DET-005",
-    "determinism",
-    "Another process under another hash seed gives the same answer, bit for bit",
-    case_type=Scene,
-    cases=lambda: scenes(twins=True),
-    requires=("another_process",),
-)
+@invariant("DET-005", cases=lambda: scenes(twins=True), requires=("another_process",))
 def another_process(factory: Factory, case: Scene) -> None:
-    """The same documents ingested in the same order into a system of a *second process*
+    """Another process under another hash seed gives the same answer, bit for bit
+
+    The same documents ingested in the same order into a system of a *second process*
     started with another ``PYTHONHASHSEED`` (the factory imported there by name, or the
     peer started again) give exactly the same answer: hits, scores to the last bit, and
     audit counts. Iterating a set of query terms, or any dict of strings whose order

@@ -69,16 +69,11 @@ def _fuse(factory: Factory, rankings: tuple[tuple[str, ...], ...], k: float) -> 
     return dict(fused)
 
 
-@invariant(
-    "FUS-001",
-    "fusion",
-    "RRF is the rank-only sum 1/(k+rank), ordered by (-score, chunk_id)",
-    case_type=FuseCase,
-    cases=_fuse_cases,
-    requires=("fusion",),
-)
+@invariant("FUS-001", cases=_fuse_cases, requires=("fusion",))
 def rrf_formula(factory: Factory, case: FuseCase) -> None:
-    """``fuse`` returns each chunk of any input ranking exactly once, with the score
+    """RRF is the rank-only sum 1/(k+rank), ordered by (-score, chunk_id)
+
+    ``fuse`` returns each chunk of any input ranking exactly once, with the score
     ``sum(1 / (k + rank))`` over the rankings it appears in (ranks from 1), within 1e-12,
     ordered by descending score with ties broken by ascending ``chunk_id`` (ties decided
     on the exact sum). Only ids go in, so a fusion that weighs first-stage scores, counts
@@ -97,16 +92,11 @@ def rrf_formula(factory: Factory, case: FuseCase) -> None:
         raise Violation(f"fused order {ids}, expected {order} by (-score, chunk_id)")
 
 
-@invariant(
-    "FUS-002",
-    "fusion",
-    "RRF does not depend on the order of its input rankings",
-    case_type=FuseCase,
-    cases=_fuse_cases,
-    requires=("fusion",),
-)
+@invariant("FUS-002", cases=_fuse_cases, requires=("fusion",))
 def rrf_order_free(factory: Factory, case: FuseCase) -> None:
-    """Fusing the same rankings listed in another order gives the same chunks, in the same
+    """RRF does not depend on the order of its input rankings
+
+    Fusing the same rankings listed in another order gives the same chunks, in the same
     order, with bit-identical scores: a sum whose rounding depends on the order of its
     terms, or a tie broken by which ranking came first, fails here."""
     first = _fuse(factory, case.rankings, case.k)
@@ -117,16 +107,11 @@ def rrf_order_free(factory: Factory, case: FuseCase) -> None:
         raise Violation(f"fuse of permuted rankings gave {second}, not {tuple(first.items())}")
 
 
-@invariant(
-    "FUS-003",
-    "fusion",
-    "adding a chunk to another ranking raises its fused score only",
-    case_type=FuseCase,
-    cases=_fuse_cases,
-    requires=("fusion",),
-)
+@invariant("FUS-003", cases=_fuse_cases, requires=("fusion",))
 def rrf_monotone(factory: Factory, case: FuseCase) -> None:
-    """Appending a chunk to the end of a ranking that lacks it (or as a ranking of its
+    """adding a chunk to another ranking raises its fused score only
+
+    Appending a chunk to the end of a ranking that lacks it (or as a ranking of its
     own) strictly raises that chunk's fused score, by ``1 / (k + its new rank)``, and
     leaves every other chunk's score unchanged."""
     before = _fuse(factory, case.rankings, case.k)
@@ -158,14 +143,13 @@ def _ids(hits: tuple[Hit, ...]) -> list[str]:
 
 @invariant(
     "FUS-004",
-    "fusion",
-    "hybrid retrieval is RRF over the lexical and dense rankings",
-    case_type=CorpusCase,
     cases=lambda: corpus_cases(knobs=True, subset_limits=True),
     requires=("hybrid", "lexical", "dense", "rerank_toggle", "policy_knobs", "scores"),
 )
 def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
-    """With rerank off and ``result_limit == candidate_limit``, the hybrid answer is the
+    """hybrid retrieval is RRF over the lexical and dense rankings
+
+    With rerank off and ``result_limit == candidate_limit``, the hybrid answer is the
     RRF of the lexical-mode and dense-mode answers to the same request: the same chunks,
     in the same order, with scores within 1e-12 of ``sum(1 / (rrf_k + rank))``. The
     first-stage scores never enter, so fusing by (normalised) scores fails here."""
@@ -195,14 +179,13 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
 
 @invariant(
     "FUS-005",
-    "fusion",
-    "rerank only reorders and filters the candidates",
-    case_type=CorpusCase,
     cases=lambda: corpus_cases(knobs=True, subset_limits=True),
     requires=("rerank_toggle", "policy_knobs"),
 )
 def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
-    """When ``result_limit >= candidate_limit``, the answer with rerank off is every
+    """rerank only reorders and filters the candidates
+
+    When ``result_limit >= candidate_limit``, the answer with rerank off is every
     fused candidate, so the chunks returned with rerank on must be a subset of them: a
     reranker may reorder and drop, never bring in a chunk the first stage did not
     propose. Nor does any answer hold more than ``candidate_limit`` chunks, whatever
@@ -225,14 +208,13 @@ def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
 
 @invariant(
     "FUS-006",
-    "fusion",
-    "rerank honours its floor",
-    case_type=CorpusCase,
     cases=lambda: corpus_cases(knobs=True),
     requires=("rerank_toggle", "policy_knobs", "scores"),
 )
 def rerank_floor(factory: Factory, case: CorpusCase) -> None:
-    """With rerank on (and not reported shed in ``degraded``), every returned hit scores
+    """rerank honours its floor
+
+    With rerank on (and not reported shed in ``degraded``), every returned hit scores
     strictly above ``rerank_min_score``: the floor is what lets "nothing relevant" come
     back as nothing rather than as the least irrelevant few. The floor is then put
     *exactly on* each score the reranker gave (read from an answer under a floor far
@@ -274,16 +256,11 @@ def _above(hits: tuple[Hit, ...], floor: float) -> None:
 _TERMLESS = "?!"
 
 
-@invariant(
-    "FUS-007",
-    "fusion",
-    "nothing is reported degraded when nothing failed",
-    case_type=CorpusCase,
-    cases=lambda: corpus_cases(knobs=True),
-    requires=(),
-)
+@invariant("FUS-007", cases=lambda: corpus_cases(knobs=True), requires=())
 def whole_answers(factory: Factory, case: CorpusCase) -> None:
-    """The kit injects no fault, so no answer names a stage in ``degraded`` that was
+    """nothing is reported degraded when nothing failed
+
+    The kit injects no fault, so no answer names a stage in ``degraded`` that was
     asked for: in every declared mode, with rerank on and off where it can be toggled,
     for the case's question and for one without a single term (``"?!"``), neither
     first stage is shed, and rerank is not shed while it is on. ``degraded`` is for a

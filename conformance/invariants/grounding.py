@@ -58,16 +58,11 @@ def _ground(
     return supports
 
 
-@invariant(
-    "GRD-001",
-    "grounding",
-    "a claim is only ever supported by a retrieved chunk",
-    case_type=GroundCase,
-    cases=ground_cases,
-    requires=("grounding",),
-)
+@invariant("GRD-001", cases=ground_cases, requires=("grounding",))
 def support_from_retrieved(factory: Factory, case: GroundCase) -> None:
-    """``ground`` returns one verdict per claim, in the order asked, and every supported
+    """a claim is only ever supported by a retrieved chunk
+
+    ``ground`` returns one verdict per claim, in the order asked, and every supported
     claim names as its evidence the ``chunk_id`` of one of the retrieved hits it was
     given — never a chunk the system has indexed but did not retrieve for this answer,
     and never no chunk at all."""
@@ -82,16 +77,11 @@ def support_from_retrieved(factory: Factory, case: GroundCase) -> None:
             )
 
 
-@invariant(
-    "GRD-002",
-    "grounding",
-    "invented claims stay unsupported",
-    case_type=GroundCase,
-    cases=ground_cases,
-    requires=("grounding",),
-)
+@invariant("GRD-002", cases=ground_cases, requires=("grounding",))
 def invented_unsupported(factory: Factory, case: GroundCase) -> None:
-    """A claim none of whose content words (alphanumeric runs, case-folded, function
+    """invented claims stay unsupported
+
+    A claim none of whose content words (alphanumeric runs, case-folded, function
     words such as "the" and "of" left out) occurs in any retrieved text is unsupported,
     at every ``min_overlap`` — including claims copied from documents that are indexed
     but were not retrieved, and invented claims padded with function words the retrieved
@@ -116,16 +106,11 @@ def invented_unsupported(factory: Factory, case: GroundCase) -> None:
             )
 
 
-@invariant(
-    "GRD-003",
-    "grounding",
-    "a claim copied from a retrieved chunk is supported at min_overlap=1",
-    case_type=GroundCase,
-    cases=ground_cases,
-    requires=("grounding",),
-)
+@invariant("GRD-003", cases=ground_cases, requires=("grounding",))
 def verbatim_supported(factory: Factory, case: GroundCase) -> None:
-    """Each retrieved text that holds a content word, offered verbatim as a claim, is
+    """a claim copied from a retrieved chunk is supported at min_overlap=1
+
+    Each retrieved text that holds a content word, offered verbatim as a claim, is
     supported even at ``min_overlap=1.0``, by some retrieved chunk: a chunk always backs
     its own words. (Texts of function words only are left out; they back nothing.)"""
     system: Any = factory()
@@ -142,16 +127,11 @@ def verbatim_supported(factory: Factory, case: GroundCase) -> None:
             )
 
 
-@invariant(
-    "GRD-004",
-    "grounding",
-    "the verdict does not depend on the order of the retrieved set",
-    case_type=GroundCase,
-    cases=ground_cases,
-    requires=("grounding",),
-)
+@invariant("GRD-004", cases=ground_cases, requires=("grounding",))
 def order_free(factory: Factory, case: GroundCase) -> None:
-    """Grounding the same claims against the retrieved hits reversed, or rotated by one,
+    """the verdict does not depend on the order of the retrieved set
+
+    Grounding the same claims against the retrieved hits reversed, or rotated by one,
     gives the same verdicts citing the same chunks: when two chunks back a claim equally
     well the tie is broken by the chunks themselves, not by their position."""
     system: Any = factory()
@@ -163,16 +143,11 @@ def order_free(factory: Factory, case: GroundCase) -> None:
             raise Violation(f"reordering the retrieved hits changed {first} into {again}")
 
 
-@invariant(
-    "GRD-005",
-    "grounding",
-    "a claim cites the retrieved chunk that backs it best, ties to the smaller chunk_id",
-    case_type=GroundCase,
-    cases=ground_cases,
-    requires=("grounding",),
-)
+@invariant("GRD-005", cases=ground_cases, requires=("grounding",))
 def best_citation(factory: Factory, case: GroundCase) -> None:
-    """Each retrieved text, offered verbatim as a claim at a low ``min_overlap`` (0.2, so
+    """a claim cites the retrieved chunk that backs it best, ties to the smaller chunk_id
+
+    Each retrieved text, offered verbatim as a claim at a low ``min_overlap`` (0.2, so
     that other chunks pass too), cites a chunk holding every content word of the claim —
     the best overlap, which its own chunk reaches — and, of chunks with that very text,
     the one with the smallest ``chunk_id``; whatever the order the hits are given in. A
@@ -203,16 +178,11 @@ def best_citation(factory: Factory, case: GroundCase) -> None:
                 )
 
 
-@invariant(
-    "GRD-006",
-    "grounding",
-    "min_overlap is inclusive: an overlap exactly at it supports, just below does not",
-    case_type=GroundCase,
-    cases=ground_cases,
-    requires=("grounding",),
-)
+@invariant("GRD-006", cases=ground_cases, requires=("grounding",))
 def threshold_inclusive(factory: Factory, case: GroundCase) -> None:
-    """A claim made of ``k`` content words of one retrieved chunk and ``m`` words no
+    """min_overlap is inclusive: an overlap exactly at it supports, just below does not
+
+    A claim made of ``k`` content words of one retrieved chunk and ``m`` words no
     retrieved text holds has a best overlap of exactly ``k / (k + m)``. Grounded at
     ``min_overlap = k / (k + m)`` it is supported; at the next float above, it is not.
     A threshold compared the wrong way, or with a tolerance, fails here."""

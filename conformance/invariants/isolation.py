@@ -6,19 +6,13 @@ from dataclasses import replace
 
 from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory
+from ragward.conformance.floods import Flooded, flooded
 from ragward.conformance.hostile import hostile_programs
 from ragward.conformance.invariant import invariant
+from ragward.conformance.programs import Program, programs
 from ragward.conformance.records import Asker
 from ragward.conformance.stateful import run_program
-from ragward.conformance.strategies import (
-    BARRIERS,
-    Flooded,
-    Program,
-    Scene,
-    flooded,
-    programs,
-    scenes,
-)
+from ragward.conformance.strategies import BARRIERS, Scene, scenes
 from ragward.conformance.view import bare_too, build, check_hits, live_of, prepare
 
 __all__ = [
@@ -35,15 +29,11 @@ _HITS = frozenset({"hits"})
 _IDENTITY = frozenset({"writes", "hits", "counts", "found"})
 
 
-@invariant(
-    "ISO-001",
-    "isolation",
-    "No hit outside the eligible view",
-    case_type=Flooded,
-    cases=flooded,
-)
+@invariant("ISO-001", cases=flooded)
 def within_eligible_view(factory: Factory, case: Flooded) -> None:
-    """Every hit resolves, by the asker's tenant and the hit's ``doc_id``, to a document the
+    """No hit outside the eligible view
+
+    Every hit resolves, by the asker's tenant and the hit's ``doc_id``, to a document the
     kit ingested; its version is that document's, its text comes from that document (and
     carries no other document's fingerprint), and the document is in the asker's eligible
     view E(P, t): their tenant, a classification within their clearance, no barrier or one
@@ -62,15 +52,11 @@ def within_eligible_view(factory: Factory, case: Flooded) -> None:
     check_hits(result, scene.asker, scene.now_tick, policy, live_of(fitted), fitted)
 
 
-@invariant(
-    "ISO-002",
-    "isolation",
-    "Tenants sharing doc ids neither see nor move each other",
-    case_type=Scene,
-    cases=scenes,
-)
+@invariant("ISO-002", cases=scenes)
 def tenants_sharing_doc_ids(factory: Factory, case: Scene) -> None:
-    """A tenant's answer — hits, scores and audit counts — is exactly what it would be if
+    """Tenants sharing doc ids neither see nor move each other
+
+    A tenant's answer — hits, scores and audit counts — is exactly what it would be if
     no other tenant existed, although other tenants use the same ``doc_id``\\ s, versions
     and near-identical texts; and each hit traces to the asker's own tenant."""
     system, caps, fitted, policy = prepare(factory, case.docs, case.policy)
@@ -92,14 +78,13 @@ def tenants_sharing_doc_ids(factory: Factory, case: Scene) -> None:
 
 @invariant(
     "ISO-003",
-    "isolation",
-    "Deleted documents never come back",
-    case_type=Program,
     cases=lambda: programs(steps=("delete", "delete", "new", "revive")),
     requires=("delete",),
 )
 def deleted_never_return(factory: Factory, case: Program) -> None:
-    """After ``delete(tenant, doc_id)``, no retrieval by anyone returns a chunk of the
+    """Deleted documents never come back
+
+    After ``delete(tenant, doc_id)``, no retrieval by anyone returns a chunk of the
     deleted document — not under its ``doc_id``, nor its text under another — even when
     the query names its words or its fingerprint; other tenants' documents with the same
     ``doc_id`` are untouched. Checked after every step of a program of writes, deletes
@@ -109,43 +94,33 @@ def deleted_never_return(factory: Factory, case: Program) -> None:
 
 @invariant(
     "ISO-004",
-    "isolation",
-    "Superseded versions never come back",
-    case_type=Program,
     cases=lambda: programs(steps=("reversion", "reversion", "stale")),
     requires=("versions",),
 )
 def superseded_never_return(factory: Factory, case: Program) -> None:
-    """Once a newer version of a document is ingested, every hit of that document is of
+    """Superseded versions never come back
+
+    Once a newer version of a document is ingested, every hit of that document is of
     the newer version, and no text of an older version (traced by its fingerprint) is
     returned, even to a query made of the old version's words."""
     run_program(factory, case, _HITS)
 
 
-@invariant(
-    "ISO-005",
-    "isolation",
-    "Reclassification takes effect at once",
-    case_type=Program,
-    cases=lambda: programs(steps=("reclassify",)),
-    requires=("versions",),
-)
+@invariant("ISO-005", cases=lambda: programs(steps=("reclassify",)), requires=("versions",))
 def reclassification_takes_effect(factory: Factory, case: Program) -> None:
-    """A new version of a document with the same text but another classification, barrier
+    """Reclassification takes effect at once
+
+    A new version of a document with the same text but another classification, barrier
     or tick is judged by its new labels alone: a principal who could read the old version
     and cannot read the new one gets nothing of the document."""
     run_program(factory, case, _HITS)
 
 
-@invariant(
-    "ISO-006",
-    "isolation",
-    "Hostile identifiers never share a document",
-    case_type=Program,
-    cases=hostile_programs,
-)
+@invariant("ISO-006", cases=hostile_programs)
 def hostile_identifiers_stay_apart(factory: Factory, case: Program) -> None:
-    """Identifiers are opaque: tenants, ``doc_id``\\ s, barriers and questions drawn from
+    """Hostile identifiers never share a document
+
+    Identifiers are opaque: tenants, ``doc_id``\\ s, barriers and questions drawn from
     hostile alphabets — separators (``:``, ``::``, ``/``, ``\\x00``, ``|``, quotes,
     backslashes), unicode confusables and normalisation twins, case and width twins,
     trailing spaces and NULs, escapes, ids of hundreds of characters that differ at the

@@ -7,8 +7,9 @@ from dataclasses import replace
 from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.programs import Churn, Program, churns, programs
 from ragward.conformance.stateful import ALONE, CHECKS, run_program
-from ragward.conformance.strategies import TENANTS, Churn, Program, churns, programs, restamp
+from ragward.conformance.strategies import TENANTS, restamp
 from ragward.conformance.view import bare_too, build, fit_doc, fit_policy, label
 
 __all__ = [
@@ -26,15 +27,12 @@ _ANSWER = frozenset({"writes", "hits", "fresh-ids", "fresh-scores", "fresh-count
 
 
 @invariant(
-    "LIFE-001",
-    "lifecycle",
-    "Upsert replaces the previous version",
-    case_type=Program,
-    cases=lambda: programs(steps=("reversion", "reclassify")),
-    requires=("versions",),
+    "LIFE-001", cases=lambda: programs(steps=("reversion", "reclassify")), requires=("versions",)
 )
 def upsert_replaces(factory: Factory, case: Program) -> None:
-    """A newer version is accepted (``ingest`` returns True) and replaces every chunk of
+    """Upsert replaces the previous version
+
+    A newer version is accepted (``ingest`` returns True) and replaces every chunk of
     the previous one: after each step, hits and audit counts equal those of a fresh system
     holding only the live versions — nothing of the old version is left, nothing of the
     new one is missing."""
@@ -43,14 +41,13 @@ def upsert_replaces(factory: Factory, case: Program) -> None:
 
 @invariant(
     "LIFE-002",
-    "lifecycle",
-    "Same or older versions are refused and change nothing",
-    case_type=Program,
     cases=lambda: programs(steps=("stale", "stale", "reversion")),
     requires=("versions",),
 )
 def old_versions_refused(factory: Factory, case: Program) -> None:
-    """Re-ingesting the live version or an older one (with other text, classification or
+    """Same or older versions are refused and change nothing
+
+    Re-ingesting the live version or an older one (with other text, classification or
     tick) returns False, and afterwards hits, scores and counts are exactly those of a
     fresh system holding the live versions: an out-of-order write never overwrites newer
     data, nor leaves a trace."""
@@ -59,42 +56,33 @@ def old_versions_refused(factory: Factory, case: Program) -> None:
 
 @invariant(
     "LIFE-003",
-    "lifecycle",
-    "Delete removes from results and counts",
-    case_type=Program,
     cases=lambda: programs(steps=("delete", "revive", "revive", "new")),
     requires=("delete",),
 )
 def delete_removes(factory: Factory, case: Program) -> None:
-    """After ``delete(tenant, doc_id)``, hits and audit counts equal those of a fresh system
+    """Delete removes from results and counts
+
+    After ``delete(tenant, doc_id)``, hits and audit counts equal those of a fresh system
     that never saw the document: none of its chunks is retrieved or counted."""
     run_program(factory, case, _ANSWER | {"counts"})
 
 
-@invariant(
-    "LIFE-004",
-    "lifecycle",
-    "Tenants sharing a doc id are independent",
-    case_type=Program,
-    cases=lambda: programs(tenants=TENANTS[:2]),
-)
+@invariant("LIFE-004", cases=lambda: programs(tenants=TENANTS[:2]))
 def tenants_independent(factory: Factory, case: Program) -> None:
-    """Writes, re-versions and deletes of ``(tenant B, d1)`` never touch ``(tenant A, d1)``:
+    """Tenants sharing a doc id are independent
+
+    Writes, re-versions and deletes of ``(tenant B, d1)`` never touch ``(tenant A, d1)``:
     versions are checked per ``(tenant, doc_id)`` (B's v5 does not make A's v2 "old"), and
     every answer equals that of a fresh system holding the asker's tenant's live
     documents alone."""
     run_program(factory, case, ALONE)
 
 
-@invariant(
-    "LIFE-005",
-    "lifecycle",
-    "Random programs keep the model",
-    case_type=Program,
-    cases=programs,
-)
+@invariant("LIFE-005", cases=programs)
 def random_programs(factory: Factory, case: Program) -> None:
-    """A random program of ingests, re-versions, reclassifications, stale writes, deletes
+    """Random programs keep the model
+
+    A random program of ingests, re-versions, reclassifications, stale writes, deletes
     and retrievals by several principals (the case-based form of the kit's
     ``LifecycleMachine``) is checked after every step against a simple model: each write
     is taken exactly when it must be, every hit traces to a live version in the asker's
@@ -103,16 +91,11 @@ def random_programs(factory: Factory, case: Program) -> None:
     run_program(factory, case, CHECKS)
 
 
-@invariant(
-    "LIFE-006",
-    "lifecycle",
-    "A thousand rewrites leave no trace",
-    case_type=Churn,
-    cases=churns,
-    requires=("versions",),
-)
+@invariant("LIFE-006", cases=churns, requires=("versions",))
 def churn_leaves_no_trace(factory: Factory, case: Churn) -> None:
-    """One document written first, then a small corpus, then the document's next thousand
+    """A thousand rewrites leave no trace
+
+    One document written first, then a small corpus, then the document's next thousand
     versions (past the point where an index compacts or merges its dead rows: the
     reference's at 1024, when live rows sit behind dead ones), then — where the
     adapter deletes — one document deleted and another replaced, and a third, deleted

@@ -6,17 +6,10 @@ from dataclasses import replace
 
 from ragward.conformance.answer_diff import added, asked, differ
 from ragward.conformance.contract import Capabilities, Factory
+from ragward.conformance.floods import Flooded, count_floods, flooded, large_floods
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Policy, Result
-from ragward.conformance.strategies import (
-    Flooded,
-    Scene,
-    count_floods,
-    fingerprints_in,
-    flooded,
-    large_floods,
-    scenes,
-)
+from ragward.conformance.strategies import Scene, fingerprints_in, scenes
 from ragward.conformance.view import (
     bare,
     build,
@@ -48,15 +41,11 @@ def _counts(result: Result) -> tuple[int, int, int]:
     return considered, hidden, stale
 
 
-@invariant(
-    "PRE-001",
-    "prefilter",
-    "Invisible chunks change neither ids, order nor number of hits",
-    case_type=Flooded,
-    cases=flooded,
-)
+@invariant("PRE-001", cases=flooded)
 def results_unmoved(factory: Factory, case: Flooded) -> None:
-    """Adding documents outside the asker's eligible view — other tenants' (under the same
+    """Invisible chunks change neither ids, order nor number of hits
+
+    Adding documents outside the asker's eligible view — other tenants' (under the same
     ``doc_id``\\ s), classifications above their clearance, barriers they are outside of,
     stale ones, most of them repeating the query so they would outrank everything visible
     — changes neither which chunks come back, nor their order, nor how many. This is what
@@ -79,15 +68,11 @@ def _asked(case: Flooded, policy: Policy, caps: Capabilities) -> str:
     return asked(scene.query, scene.asker, scene.now_tick, policy, caps)
 
 
-@invariant(
-    "PRE-005",
-    "prefilter",
-    "A large invisible flood changes neither the number nor the ids of hits",
-    case_type=Flooded,
-    cases=large_floods,
-)
+@invariant("PRE-005", cases=large_floods)
 def results_unmoved_at_scale(factory: Factory, case: Flooded) -> None:
-    """PRE-001 at the size where approximate indexes break: 64 or 160 documents outside
+    """A large invisible flood changes neither the number nor the ids of hits
+
+    PRE-001 at the size where approximate indexes break: 64 or 160 documents outside
     the asker's view, each repeating the query, next to a scene of a few visible ones. An
     engine that filters *during* an approximate nearest-neighbour scan (HNSW with a
     filter, an IVF probe window) or after it explores a fixed number of candidates, most
@@ -102,15 +87,11 @@ def results_unmoved_at_scale(factory: Factory, case: Flooded) -> None:
     differ(what, _asked(case, policy, caps), before, after, caps, scores=False, counts=False)
 
 
-@invariant(
-    "PRE-006",
-    "prefilter",
-    "The eligible view is exact: nothing in it is dropped, nothing outside it counts",
-    case_type=Scene,
-    cases=scenes,
-)
+@invariant("PRE-006", cases=scenes)
 def eligible_view_exact(factory: Factory, case: Scene) -> None:
-    """The answer equals the answer of a second system that holds *only* the documents in
+    """The eligible view is exact: nothing in it is dropped, nothing outside it counts
+
+    The answer equals the answer of a second system that holds *only* the documents in
     the asker's eligible view E(P, t) and is asked by a colleague of the same tenant who
     may see everything, with no freshness contract: ids, order and number of hits. The
     scenes put documents on both sides of every edge — a tick exactly ``max_stale_ticks``
@@ -137,15 +118,11 @@ def eligible_view_exact(factory: Factory, case: Scene) -> None:
     )
 
 
-@invariant(
-    "PRE-007",
-    "prefilter",
-    "What one document of the view alone holds is found, and every slot is filled",
-    case_type=Scene,
-    cases=scenes,
-)
+@invariant("PRE-007", cases=scenes)
 def nothing_missing(factory: Factory, case: Scene) -> None:
-    """Asked for the fingerprint of one document in the asker's eligible view — a word
+    """What one document of the view alone holds is found, and every slot is filled
+
+    Asked for the fingerprint of one document in the asker's eligible view — a word
     no other document holds — lexical retrieval (rerank off) returns a chunk of that
     document first; asked for the whole text of a document in the view, or for its
     fingerprint alone (for a document without a title, whose words feature hashing could
@@ -217,16 +194,11 @@ def _matches(result: Result) -> int:
     return considered - hidden - stale
 
 
-@invariant(
-    "PRE-002",
-    "prefilter",
-    "Invisible chunks leave the eligible count unchanged",
-    case_type=Flooded,
-    cases=flooded,
-    requires=("counts",),
-)
+@invariant("PRE-002", cases=flooded, requires=("counts",))
 def eligible_count_unmoved(factory: Factory, case: Flooded) -> None:
-    """The eligible part of the audit counts, ``considered - excluded_by_entitlement -
+    """Invisible chunks leave the eligible count unchanged
+
+    The eligible part of the audit counts, ``considered - excluded_by_entitlement -
     excluded_by_freshness`` (the matching chunks inside the view), is the same with and
     without a flood of invisible documents: every invisible chunk that is counted is also
     counted as excluded."""
@@ -240,16 +212,11 @@ def eligible_count_unmoved(factory: Factory, case: Flooded) -> None:
     )
 
 
-@invariant(
-    "PRE-003",
-    "prefilter",
-    "Each invisible matching chunk is counted once, under its reason",
-    case_type=Flooded,
-    cases=count_floods,
-    requires=("counts",),
-)
+@invariant("PRE-003", cases=count_floods, requires=("counts",))
 def counted_once(factory: Factory, case: Flooded) -> None:
-    """Adding short one-chunk documents that certainly match the query (each contains a
+    """Each invisible matching chunk is counted once, under its reason
+
+    Adding short one-chunk documents that certainly match the query (each contains a
     query word) raises ``excluded_by_entitlement`` by exactly the number of them in the
     asker's tenant the asker may not see, ``excluded_by_freshness`` by exactly the number
     they may see but that are stale, and ``considered`` by their sum; other tenants' add
@@ -283,16 +250,11 @@ def counted_once(factory: Factory, case: Flooded) -> None:
         )
 
 
-@invariant(
-    "PRE-004",
-    "prefilter",
-    "Audit counts are consistent",
-    case_type=Scene,
-    cases=scenes,
-    requires=("counts",),
-)
+@invariant("PRE-004", cases=scenes, requires=("counts",))
 def accounting_consistent(factory: Factory, case: Scene) -> None:
-    """The counts are present and non-negative; the exclusions never exceed
+    """Audit counts are consistent
+
+    The counts are present and non-negative; the exclusions never exceed
     ``considered``; ``excluded_by_entitlement`` is zero when every live document of the
     asker's tenant is visible to them, ``excluded_by_freshness`` zero when none of the
     visible ones is stale; and a tenant holding no document considers nothing and gets

@@ -68,15 +68,11 @@ def _check_hits(factory: Factory, case: CorpusCase) -> list[Hit]:
     return list(result.hits)
 
 
-@invariant(
-    "PROV-001",
-    "provenance",
-    "every citation resolves to the hit's exact text",
-    case_type=CorpusCase,
-    cases=corpus_cases,
-)
+@invariant("PROV-001", cases=corpus_cases)
 def citations_resolve(factory: Factory, case: CorpusCase) -> None:
-    """Every hit's citation resolves: in the asker's tenant's copy of document ``doc_id``
+    """every citation resolves to the hit's exact text
+
+    Every hit's citation resolves: in the asker's tenant's copy of document ``doc_id``
     at version ``version``, ``text[start:end]`` is exactly the hit's text — whatever
     newlines, runs of spaces, tabs, non-breaking spaces or headings the source holds, and
     even when another tenant holds a different document under the same ``doc_id``. A
@@ -86,16 +82,11 @@ def citations_resolve(factory: Factory, case: CorpusCase) -> None:
     _check_hits(factory, case)
 
 
-@invariant(
-    "PROV-002",
-    "provenance",
-    "citations of a re-versioned document resolve to the new version",
-    case_type=CorpusCase,
-    cases=lambda: corpus_cases(reversion=True),
-    requires=("versions",),
-)
+@invariant("PROV-002", cases=lambda: corpus_cases(reversion=True), requires=("versions",))
 def reversioned_citations_resolve(factory: Factory, case: CorpusCase) -> None:
-    """After a document is re-ingested under higher versions, every hit from it cites the
+    """citations of a re-versioned document resolve to the new version
+
+    After a document is re-ingested under higher versions, every hit from it cites the
     newest version and resolves to that version's text; a chunk, offset or text kept
     from an older version fails. The query is drawn from the words of every version, so
     stale chunks would match it."""
@@ -141,16 +132,11 @@ def _verbatim(spans: tuple[Span, ...], doc: Doc) -> None:
             )
 
 
-@invariant(
-    "PROV-003",
-    "provenance",
-    "chunks are verbatim slices that lose no content",
-    case_type=ChunkCase,
-    cases=chunk_cases,
-    requires=("chunking",),
-)
+@invariant("PROV-003", cases=chunk_cases, requires=("chunking",))
 def chunks_verbatim_and_covering(factory: Factory, case: ChunkCase) -> None:
-    """Each span the chunker cuts is the verbatim slice ``doc.text[start:end]``, and no
+    """chunks are verbatim slices that lose no content
+
+    Each span the chunker cuts is the verbatim slice ``doc.text[start:end]``, and no
     non-space character of the document is lost: every word (run of non-blanks) of every
     section body lies inside at least one span, and so does every word of a ``## ``
     heading's name unless its section has spans of its own (they carry the heading). A
@@ -176,16 +162,11 @@ def chunks_verbatim_and_covering(factory: Factory, case: ChunkCase) -> None:
                 raise Violation(f"word {word.group()!r} at {word.start()} lies in no chunk")
 
 
-@invariant(
-    "PROV-004",
-    "provenance",
-    "a chunk exceeds max_tokens only when it is a single word",
-    case_type=ChunkCase,
-    cases=chunk_cases,
-    requires=("chunking",),
-)
+@invariant("PROV-004", cases=chunk_cases, requires=("chunking",))
 def chunks_bounded(factory: Factory, case: ChunkCase) -> None:
-    """A span's size, measured with the adapter's own ``count_tokens`` when it declares
+    """a chunk exceeds max_tokens only when it is a single word
+
+    A span's size, measured with the adapter's own ``count_tokens`` when it declares
     ``assembly`` (else ``ceil(chars / 4)``), never exceeds ``max_tokens`` unless the span
     is a single word that is longer than that on its own."""
     spans, count = _chunk(factory, case)
@@ -198,16 +179,11 @@ def chunks_bounded(factory: Factory, case: ChunkCase) -> None:
             )
 
 
-@invariant(
-    "PROV-005",
-    "provenance",
-    "consecutive chunks overlap by at most overlap_tokens and advance",
-    case_type=ChunkCase,
-    cases=chunk_cases,
-    requires=("chunking",),
-)
+@invariant("PROV-005", cases=chunk_cases, requires=("chunking",))
 def chunks_overlap_and_advance(factory: Factory, case: ChunkCase) -> None:
-    """Within a section, taking spans in document order, each next span starts and ends
+    """consecutive chunks overlap by at most overlap_tokens and advance
+
+    Within a section, taking spans in document order, each next span starts and ends
     strictly after the previous one (both ends advance, so no span repeats or nests in
     another), and the text they share is at most ``overlap_tokens`` tokens."""
     spans, count = _chunk(factory, case)
@@ -231,16 +207,11 @@ def chunks_overlap_and_advance(factory: Factory, case: ChunkCase) -> None:
                 )
 
 
-@invariant(
-    "PROV-006",
-    "provenance",
-    "no chunk crosses a section heading",
-    case_type=ChunkCase,
-    cases=chunk_cases,
-    requires=("chunking",),
-)
+@invariant("PROV-006", cases=chunk_cases, requires=("chunking",))
 def chunks_within_sections(factory: Factory, case: ChunkCase) -> None:
-    """No span straddles a ``## `` heading line: the start of every heading lies outside
+    """no chunk crosses a section heading
+
+    No span straddles a ``## `` heading line: the start of every heading lies outside
     the interior of every span, so each chunk belongs to exactly one section (a span may
     begin with its own section's heading)."""
     spans, _ = _chunk(factory, case)

@@ -12,10 +12,12 @@ from ragward.conformance.answer_diff import (
     fail_with_diff,
 )
 from ragward.conformance.contract import Factory
+from ragward.conformance.floods import Flooded, flooded
 from ragward.conformance.invariant import invariant
+from ragward.conformance.programs import Program, programs
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
-from ragward.conformance.strategies import Flooded, Program, Scene, flooded, programs, scenes
+from ragward.conformance.strategies import Scene, scenes
 from ragward.conformance.view import bare_too, flood_systems, prepare, rounding_note
 from ragward.conformance.visibility import fresh
 
@@ -29,16 +31,11 @@ __all__ = [
 _SCORES = frozenset({"fresh-scores"})
 
 
-@invariant(
-    "STAT-001",
-    "statistics",
-    "Invisible chunks move no score",
-    case_type=Flooded,
-    cases=flooded,
-    requires=("scores",),
-)
+@invariant("STAT-001", cases=flooded, requires=("scores",))
 def flood_moves_no_score(factory: Factory, case: Flooded) -> None:
-    """Every chunk returned both with and without a flood of invisible documents carries
+    """Invisible chunks move no score
+
+    Every chunk returned both with and without a flood of invisible documents carries
     exactly the same score (compared with ``==``, not approximately): collection
     statistics such as BM25's ``N``, ``avgdl`` and document frequencies are taken over the
     asker's eligible view, not over the namespace. Checked under the drawn policy and, when
@@ -64,28 +61,23 @@ def flood_moves_no_score(factory: Factory, case: Flooded) -> None:
 
 @invariant(
     "STAT-002",
-    "statistics",
-    "Superseded versions leave no statistic",
-    case_type=Program,
     cases=lambda: programs(steps=("reversion", "reclassify", "stale")),
     requires=("versions", "scores"),
 )
 def superseded_leave_no_statistic(factory: Factory, case: Program) -> None:
-    """After re-versions and refused stale writes, every score equals that of a fresh
+    """Superseded versions leave no statistic
+
+    After re-versions and refused stale writes, every score equals that of a fresh
     system holding only the live versions: a replaced version's terms, lengths and vectors
     no longer count anywhere."""
     run_program(factory, case, _SCORES)
 
 
-@invariant(
-    "STAT-003",
-    "statistics",
-    "Same eligible view, same answer",
-    case_type=Scene,
-    cases=scenes,
-)
+@invariant("STAT-003", cases=scenes)
 def same_view_same_answer(factory: Factory, case: Scene) -> None:
-    """The answer — hits, scores and counts — depends on the eligible view alone: another
+    """Same eligible view, same answer
+
+    The answer — hits, scores and counts — depends on the eligible view alone: another
     user id, a barrier no document uses (added or dropped), a clearance raised past no
     document's classification, or a later ``now_tick`` at which no document changes side
     of the freshness edge, all give exactly the same answer."""
@@ -123,13 +115,12 @@ def _variants(
 
 @invariant(
     "STAT-004",
-    "statistics",
-    "Deleted documents leave no statistic",
-    case_type=Program,
     cases=lambda: programs(steps=("delete", "delete", "new")),
     requires=("delete", "scores"),
 )
 def deleted_leave_no_statistic(factory: Factory, case: Program) -> None:
-    """After deletes, every score equals that of a fresh system that never saw the deleted
+    """Deleted documents leave no statistic
+
+    After deletes, every score equals that of a fresh system that never saw the deleted
     documents: their terms, lengths and vectors are gone from every statistic."""
     run_program(factory, case, _SCORES)

@@ -148,7 +148,7 @@ PLANTS: tuple[Plant, ...] = (
     ),
     Plant(
         "rerank-floor-inclusive",
-        "reference/retriever.py",
+        "reference/stage.py",
         "return ranked(s for s in made if s.score > min_score)",
         "return ranked(s for s in made if s.score >= min_score)",
         "The rerank floor compared inclusively: a candidate scoring exactly the floor is kept.",
@@ -200,7 +200,7 @@ PLANTS: tuple[Plant, ...] = (
     ),
     Plant(
         "delete-keeps-statistics",
-        "reference/retriever.py",
+        "reference/candidates.py",
         "namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)",
         "namespace.lexical.gather(tokenize(query), masks.rankable | ~live, live, view.memo)",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "

@@ -19,6 +19,7 @@ from ragward.conformance.report import format_counterexample, to_json
 from ragward.conformance.runner import Verdict
 from ragward.engines.reference import reference_factory
 from tests.conformance.broken import SharedNamespace
+from tests.doc_checks import assert_generated_up_to_date
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "docs" / "invariants.md"
@@ -40,14 +41,7 @@ def test_every_invariant_has_a_section_in_the_catalogue() -> None:
 
 
 def test_the_generated_section_is_up_to_date() -> None:
-    result = subprocess.run(
-        [sys.executable, "tools/gen_invariant_docs.py", "--check"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_generated_up_to_date("gen_invariant_docs.py")
 
 
 def _page_block() -> str:

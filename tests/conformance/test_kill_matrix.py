@@ -16,27 +16,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.conformance import (
-    LEVELS,
-    REGISTRY,
-    Asker,
-    AssembleRequest,
-    Context,
-    Doc,
-    Hit,
-    Policy,
-    run_conformance,
-)
+from ragward.conformance import LEVELS, REGISTRY, records, run_conformance
 from ragward.engines.reference import ReferenceSystem, reference_factory
 from ragward.errors import BudgetError
 from ragward.reference import neutralise
 
-from .broken import BROKEN, _assemble, _CustomFirstStage, _joined_size, aimed, kill_row
+from .broken import BROKEN, aimed, kill_row
+from .broken_assembly import assemble_with, joined_size
+from .broken_first_stage import CustomFirstStage
 
 _WORDS = ("payment", "held", "screening", "acme", "fee", "release", "hold", "the")
 _TEXTS = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12).map(" ".join)
 _DOCS = st.builds(
-    Doc,
+    records.Doc,
     tenant=st.sampled_from(("acme", "beta")),
     doc_id=st.sampled_from(("a", "b", "c", "d")),
     text=_TEXTS,
@@ -46,7 +38,7 @@ _DOCS = st.builds(
     updated_tick=st.integers(0, 10),
 )
 _POLICIES = st.builds(
-    Policy,
+    records.Policy,
     mode=st.sampled_from(("hybrid", "lexical", "dense")),
     rerank=st.booleans(),
     candidate_limit=st.integers(1, 6),
@@ -55,13 +47,13 @@ _POLICIES = st.builds(
 )
 _ASKERS = st.sampled_from(
     (
-        Asker("u", "acme", "internal"),
-        Asker("boss", "acme", "restricted", ("deal",)),
-        Asker("x", "beta", "public"),
+        records.Asker("u", "acme", "internal"),
+        records.Asker("boss", "acme", "restricted", ("deal",)),
+        records.Asker("x", "beta", "public"),
     )
 )
 _HITS = st.builds(
-    Hit,
+    records.Hit,
     chunk_id=st.sampled_from(("a::1", "b::1", "c::2")),
     doc_id=st.just("a"),
     version=st.just(1),
@@ -72,7 +64,7 @@ _HITS = st.builds(
     citation=st.just("a@v1#body[0:3]"),
 )
 _REQUESTS = st.builds(
-    AssembleRequest,
+    records.AssembleRequest,
     budget_tokens=st.integers(1, 80),
     instructions=st.text(max_size=30),
     question=st.text(min_size=1, max_size=30).filter(str.strip),
@@ -119,10 +111,10 @@ def test_the_catalogue_carries_each_defect_of_a_simple_retriever() -> None:
 
 @given(st.lists(_DOCS, max_size=10), _ASKERS, _TEXTS, _POLICIES, st.integers(0, 12))
 def test_the_first_stage_double_without_a_defect_is_the_reference(
-    docs: list[Doc], asker: Asker, query: str, policy: Policy, now: int
+    docs: list[records.Doc], asker: records.Asker, query: str, policy: records.Policy, now: int
 ) -> None:
     # The doubles that re-implement the first stage carry their one defect and no other.
-    reference, double = ReferenceSystem(), _CustomFirstStage()
+    reference, double = ReferenceSystem(), CustomFirstStage()
     for doc in docs:
         assert reference.ingest(doc) == double.ingest(doc)
     want = reference.retrieve(query, asker, now, policy)
@@ -130,16 +122,18 @@ def test_the_first_stage_double_without_a_defect_is_the_reference(
 
 
 @given(_REQUESTS)
-def test_the_assembler_double_without_a_defect_is_the_reference(prompt: AssembleRequest) -> None:
+def test_the_assembler_double_without_a_defect_is_the_reference(
+    prompt: records.AssembleRequest,
+) -> None:
     try:
-        want: Context | None = ReferenceSystem().assemble(prompt)
+        want: records.Context | None = ReferenceSystem().assemble(prompt)
     except BudgetError:
         want = None
     if want is None:
         with pytest.raises(BudgetError):
-            _assemble(prompt, measure=_joined_size, escape=neutralise)
+            assemble_with(prompt, measure=joined_size, escape=neutralise)
     else:
-        assert _assemble(prompt, measure=_joined_size, escape=neutralise) == want
+        assert assemble_with(prompt, measure=joined_size, escape=neutralise) == want
 
 
 def test_the_reference_passes_everything() -> None:

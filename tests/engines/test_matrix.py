@@ -19,6 +19,7 @@ import pytest
 
 from ragward.engines import configurations
 from ragward.engines.matrix import REFERENCE, label, run_column, statuses
+from tests.doc_checks import assert_generated_up_to_date
 
 GOLDEN = Path(__file__).with_name("golden_matrix.json")
 _golden: dict[str, dict[str, str]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -64,18 +65,7 @@ def test_the_kit_gives_each_engine_its_recorded_verdicts(
 
 
 def test_the_golden_file_and_the_engines_page_match_the_committed_matrix() -> None:
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "tools/gen_engine_docs.py", "--check"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert_generated_up_to_date("gen_engine_docs.py")
 
 
 def test_a_selected_invariant_is_put_into_the_stored_reports(tmp_path: Path) -> None:

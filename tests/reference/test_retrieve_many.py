@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from ragward.errors import InvalidArgument
 from ragward.reference import AuthorizedRetriever, ReferenceAsker, RetrievalResult
 
+from .retrieval_model import FaultyEmbedder
 from .strategies import Scenario, queries, scenarios
 from .test_dense_rounding import GaussianTokenEmbedder
-from .test_retrieval_properties import FaultyEmbedder
 
 
 def _key(result: RetrievalResult) -> tuple[object, ...]:
