@@ -269,6 +269,20 @@ def test_a_stream_whose_reader_left_drops_the_rest_and_points_at_devnull() -> No
     stream.close()  # what it still buffered goes nowhere, without an error
 
 
+def test_writelines_passes_every_line_then_drops_them_once_the_reader_left() -> None:
+    read, stream = _pipe()
+    guard = GuardedStream(stream)
+    guard.writelines(["# Quality gate: FAIL\n", "\n", "1 significant regressions\n"])
+    guard.flush()
+    os.set_blocking(read, False)  # an empty pipe is an error here, not a wait
+    assert os.read(read, 100) == b"# Quality gate: FAIL\n\n1 significant regressions\n"
+    os.close(read)
+    guard.writelines(["x" * 200_000, "more\n"])  # more than any buffer: the reader is gone
+    assert guard.reader_gone
+    guard.flush()
+    stream.close()
+
+
 def _open_descriptors() -> set[str]:
     return set(os.listdir("/dev/fd"))  # the listing's own descriptor is in both readings
 

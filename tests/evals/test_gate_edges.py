@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 
 from ragward.cli import main
+from ragward.errors import InputError
 from ragward.evals.gate import compare
+from ragward.evals.gate_summary import summary
 from ragward.evals.run_identity import compare_identity
 from ragward.evals.significance import paired_randomization
 from ragward.evals.westfall_young import max_t_step_down
@@ -39,6 +42,58 @@ def test_a_p_value_of_exactly_alpha_is_not_significant() -> None:
     # alpha = 2/64 itself: the gate could not fail, and says so instead of passing
     with pytest.raises(Exception, match="could not fail"):
         compare(_one(six), _one(worse), trials=64, alpha=2 / 64)
+
+
+def test_an_adjusted_p_of_exactly_alpha_above_the_floor_is_not_significant() -> None:
+    # Five queries drop by 0.5, a sixth rises by 0.25: of the 64 patterns, the observed one,
+    # the one with the sixth flipped (|sum| 2.75) and their mirrors reach |sum| 2.25, so
+    # p = 4/64 exactly, above the floor 2/64.
+    six = {f"q{i}": 0.75 for i in range(6)}
+    worse = {**dict.fromkeys(six, 0.25), "q5": 1.0}
+    at_alpha = compare(_one(six), _one(worse), trials=64, alpha=4 / 64)
+    assert at_alpha.floor == 2 / 64
+    assert at_alpha.findings[0].adjusted_p == 4 / 64
+    assert at_alpha.findings[0].status == "unchanged"
+    assert at_alpha.passed
+    above = compare(_one(six), _one(worse), trials=64, alpha=4 / 64 + 1e-12)
+    assert above.findings[0].status == "regression"
+
+
+def test_a_floor_of_exactly_alpha_names_the_questions_not_the_trials() -> None:
+    # 4 questions: 2**(1 - 4) = 0.125 = alpha; no number of trials would help.
+    four = {f"q{i}": 0.5 for i in range(4)}
+    with pytest.raises(Exception, match=r"4 query values can never give a p-value below 0\.125"):
+        compare(_one(four), _one(four), alpha=0.125)
+    with pytest.raises(Exception, match="--trials 6 or more would let it fail"):
+        compare(_one(four), _one(four), alpha=0.15, trials=5)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"tolerance": float("nan")}, "tolerance must be a finite number >= 0, got nan"),
+        ({"tolerance": math.inf}, "tolerance must be a finite number >= 0, got inf"),
+        ({"tolerance": -0.125}, "tolerance must be a finite number >= 0, got -0.125"),
+        (
+            {"tolerance": {"ndcg_cut_10": float("nan")}},
+            "tolerance['ndcg_cut_10'] must be a finite number >= 0, got nan",
+        ),
+        (
+            {"tolerance": {"ndcg_cut_10": "0.1"}},
+            "tolerance['ndcg_cut_10'] must be a finite number >= 0, got '0.1'",
+        ),
+        ({"default_tolerance": -1.0}, "default_tolerance must be a finite number >= 0, got -1.0"),
+    ],
+)
+def test_a_tolerance_that_could_hide_or_invent_a_change_is_refused(
+    options: dict[str, Any], expected: str
+) -> None:
+    # A NaN or infinite drop allowed would let nothing regress: a gate that cannot fail.
+    drop = {q: v - 0.125 for q, v in BASE.items()}
+    with pytest.raises(InputError) as refused:
+        compare(_one(BASE), _one(drop), **options)
+    assert str(refused.value) == expected
+    assert not compare(_one(BASE), _one(drop), tolerance=0, default_tolerance=0.0).passed
 
 
 def test_a_drop_of_exactly_the_tolerance_is_allowed() -> None:
@@ -272,6 +327,20 @@ def test_an_empty_table_of_values_is_refused(
     capsys.readouterr()
     assert main(["gate", "--baseline", str(base), "--current", str(empty)]) == 2
     assert "setting 's1', measure ndcg_cut_10: no per-query values" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("changed", "cut"), [(20, False), (21, True)])
+def test_the_exploratory_table_is_cut_only_above_twenty_rows(changed: int, cut: bool) -> None:
+    worse = {q: v - 0.125 for q, v in BASE.items()}
+    ids = [f"s{i:02d}" for i in range(changed + 1)]
+    baseline = results({s: {"ndcg_cut_10": BASE} for s in ids})
+    current = results({s: {"ndcg_cut_10": BASE if s == "s00" else worse} for s in ids})
+    result = compare(baseline, current, settings=["s00"], trials=200)
+    text = summary(result, alpha=0.05, baseline="base", current="now")
+    assert f"{changed} more comparisons, adjusted over every comparison of the runs; " in text
+    assert text.count("| regression | s") == 20
+    assert ("... and 1 more." in text) is cut
+    assert ("... and" in text) is cut
 
 
 def test_long_lists_in_the_summary_are_cut(
