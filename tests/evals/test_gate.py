@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ragward.cli import main
-from ragward.evals.gate import GateCannotFail, compare
+from ragward.evals.gate import GateCannotFail, GateResult, compare
 from tests.evals.gate_inputs import IMPLEMENTATION, fingerprints, results, write_results
 
 QUERIES = [f"q{i:03d}" for i in range(60)]
@@ -126,6 +126,20 @@ def test_a_dropped_question_fails_unless_allowed() -> None:
     assert result.missing == ("setting s1, measure ndcg_cut_10: 1 query answers dropped ('q005')",)
     assert [f.status for f in result.findings] == ["unchanged"]
     assert compare(_one(GOOD), _one(fewer), allow_missing=True).passed
+
+
+def test_a_result_fails_on_what_is_missing_or_partial_unless_told_otherwise() -> None:
+    # GateResult is public: one built without saying allows nothing
+    from ragward.evals.conformance_input import Conformance
+
+    missing = GateResult((), 0, True, 0.0, missing=("setting s1",))
+    assert (missing.missing_allowed, missing.passed) == (False, False)
+    partial = GateResult((), 0, True, 0.0, conformance=Conformance(3, (), ("GRD-001",), False))
+    assert (partial.partial_allowed, partial.conformance_failed, partial.passed) == (
+        False,
+        True,
+        False,
+    )
 
 
 def test_missing_settings_fail_unless_allowed() -> None:
