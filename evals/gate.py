@@ -154,6 +154,11 @@ def compare(
             if comparison.units:
                 comparisons.append((comparison, gated))
     gated_family = [c for c, gated in comparisons if gated]
+    if not gated_family and not missing:  # nothing gated, and nothing gated is missing
+        raise GateCannotFail(
+            "the gate could not fail: the gated settings of the baseline hold none of the "
+            f"gated measures ({', '.join(gated_measures)}); gate other settings or measures"
+        )
     floor = _check_power(gated_family, alpha, trials)
     allowed = {
         c.measure: (

@@ -309,6 +309,23 @@ def test_a_small_output_meets_its_closed_pipe_at_the_flush() -> None:
     stream.close()
 
 
+def test_what_was_buffered_when_the_reader_left_is_dropped_at_once() -> None:
+    read, stream = _pipe()
+    os.close(read)
+    guard = GuardedStream(stream)
+    guard.write("# Quality gate: FAIL\n")  # buffered
+    guard.flush()  # the pipe is closed: the reader is gone
+    assert guard.reader_gone
+    # Point the descriptor at a new pipe: anything the stream still buffered would go there.
+    again, write = os.pipe()
+    os.dup2(write, stream.fileno())
+    os.close(write)
+    stream.flush()
+    stream.close()
+    assert os.read(again, 100) == b""  # nothing was left to write
+    os.close(again)
+
+
 def test_guarded_streams_guard_once_and_put_the_streams_back() -> None:
     saved = (sys.stdout, sys.stderr)
     with guarded_streams():

@@ -544,3 +544,34 @@ def test_a_ctrl_c_just_after_the_rename_is_still_an_interrupt(
         write_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "new"
     assert [p.name for p in tmp_path.iterdir()] == ["gate.md"]
+
+
+def test_a_file_is_written_with_its_missing_folders(tmp_path: Path) -> None:
+    # the benchmarks write their reports this way, into an --out folder not made yet
+    target = tmp_path / "a" / "b" / "power.md"
+    write_atomic(target, "text")
+    assert target.read_text(encoding="utf-8") == "text"
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_ctrl_c_just_after_the_swap_leaves_the_new_report_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool
+) -> None:
+    target = tmp_path / "report"
+    if existing:
+        write_results(target, results({}))
+    real = os.rename
+
+    def rename(source: str | os.PathLike[str], destination: str | os.PathLike[str]) -> None:
+        real(source, destination)
+        if Path(destination) == target:  # the new report is in place, then Ctrl-C lands
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "rename", rename)
+    with (
+        pytest.raises(KeyboardInterrupt),
+        replaced_directory(target, REPORT_MARKER) as staging,
+    ):
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert (target / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # no old report left aside

@@ -113,6 +113,14 @@ def test_any_leak_fails_even_without_a_regression() -> None:
     assert result.leaks == ("s1",)
 
 
+def test_a_leak_in_the_means_alone_fails() -> None:
+    data = results({"s1": {"ndcg_cut_10": GOOD}, "s2": {"ndcg_cut_10": GOOD}}, leaks={"s2": 0.25})
+    assert "leakage_10" not in data["settings"][1]["per_query"]
+    result = compare(data, data)
+    assert result.leaks == ("s2",)
+    assert not result.passed
+
+
 def test_extra_questions_in_the_current_run_are_refused() -> None:
     more = {**GOOD, "q999": 0.5}
     with pytest.raises(Exception, match="'q999', which the baseline has not"):
@@ -234,6 +242,28 @@ def test_a_family_that_cannot_fail_is_refused() -> None:
     assert compare(_one(few), _one(few), alpha=0.2).passed
 
 
+def test_a_gate_on_settings_without_the_gated_measures_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # s1 has no nDCG@10 in the baseline: nothing would be gated, and both regressions
+    # would only be exploratory
+    baseline = results({"s1": {"recall_5": GOOD}, "s2": {"ndcg_cut_10": GOOD}})
+    current = results({"s1": {"recall_5": WORSE}, "s2": {"ndcg_cut_10": WORSE}})
+    with pytest.raises(GateCannotFail, match=r"hold none of the gated measures \(ndcg_cut_10\)"):
+        compare(baseline, current, settings=["s1"], measures=["nDCG@10"])
+    capsys.readouterr()
+    assert _gate(tmp_path, baseline, current, "--setting", "s1", "--measures", "nDCG@10") == 2
+    assert "ragward gate: error: the gate could not fail" in capsys.readouterr().err
+    assert not compare(baseline, current, settings=["s1"]).passed  # recall_5 is gated
+
+
+def test_the_refusal_names_the_first_of_the_comparisons_that_cannot_fail() -> None:
+    few = {f"q{i}": 0.5 for i in range(4)}
+    baseline = results({"s1": {"ndcg_cut_10": few, "recall_5": few}, "s2": {"ndcg_cut_10": few}})
+    with pytest.raises(GateCannotFail, match="setting s1, measure ndcg_cut_10 can reach"):
+        compare(baseline, baseline)
+
+
 def test_a_family_with_a_single_question_or_claim_is_refused_naming_it() -> None:
     with pytest.raises(GateCannotFail, match=r"1 query values can never give a p-value below 1;"):
         compare(_one({"q0": 0.5}), _one({"q0": 0.25}))
@@ -272,6 +302,30 @@ def test_gate_command_exit_codes_and_summary(
     capsys.readouterr()
 
 
+def _rows(summary: str) -> list[list[str]]:
+    """The cells of the summary's first table, header and rule left out."""
+    lines = [x for x in summary.splitlines() if x.startswith("| ")]
+    return [[cell.strip() for cell in x.strip("|").split("|")] for x in lines[1:]]
+
+
+def test_the_table_shows_regressions_first_with_their_signed_change(tmp_path: Path) -> None:
+    baseline = results({"s1": {"ndcg_cut_10": WORSE}, "s2": {"ndcg_cut_10": GOOD}})
+    current = results({"s1": {"ndcg_cut_10": GOOD}, "s2": {"ndcg_cut_10": WORSE}})
+    assert _gate(tmp_path, baseline, current) == 1
+    rows = _rows((tmp_path / "now" / "gate.md").read_text())
+    assert [(r[0], r[1], r[6]) for r in rows] == [
+        ("regression", "s2", "-0.1000"),
+        ("improvement", "s1", "0.1000"),
+    ]
+
+
+def test_with_nothing_changed_the_table_shows_the_five_lowest_p_values(tmp_path: Path) -> None:
+    data = results({f"s{i}": {"ndcg_cut_10": GOOD} for i in range(7)})
+    assert _gate(tmp_path, data, data) == 0
+    rows = _rows((tmp_path / "now" / "gate.md").read_text())
+    assert [r[0] for r in rows] == ["unchanged"] * 5
+
+
 @pytest.mark.parametrize("left_out", ["--baseline", "--current"])
 def test_the_baseline_and_the_current_run_are_required(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], left_out: str
@@ -304,6 +358,8 @@ def test_runs_of_different_data_are_refused_one_line_per_difference(
     assert _gate(tmp_path, _one(GOOD), regraded, "--allow-data-change") == 0
     summary = (tmp_path / "now" / "gate.md").read_text()
     assert "Runs of different data, compared because --allow-data-change" in summary
+    assert "  - corpus: baseline sha256:c0, current sha256:c1\n" in summary
+    assert "  - qrels: baseline sha256:r0, current sha256:r1\n" in summary
     assert "Same data" not in summary  # the data differ, the system does not
     assert "different systems" not in summary
     capsys.readouterr()
@@ -598,6 +654,42 @@ def test_a_results_file_with_broken_settings_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"bad/results.json: {expected}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1.5, "1.5 is outside [0, 1]"),
+        ("1", "'1' is not a number"),
+        (float("nan"), "nan is outside [0, 1]"),
+    ],
+)
+def test_a_per_claim_value_no_verdict_can_take_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any, expected: str
+) -> None:
+    claims = {f"c{i}": float(i % 2) for i in range(40)}
+    baseline = results({"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": claims}})
+    current = results(
+        {"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": {**claims, "c3": value}}}
+    )
+    capsys.readouterr()
+    assert _gate(tmp_path, baseline, current) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"setting 's1', measure grounding_accuracy@0.6, claim 'c3': {expected}" in err
+
+
+@pytest.mark.parametrize("data", [None, ["corpus", "queries", "qrels", "claims"], "corpus"])
+def test_data_fingerprints_that_are_not_an_object_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any
+) -> None:
+    prints = fingerprints()
+    prints["data"] = data
+    capsys.readouterr()
+    assert _gate(tmp_path, _one(GOOD), _one(GOOD, identity=prints)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "field 'fingerprints.data': needs corpus, queries, qrels, claims" in err
 
 
 def test_a_count_measure_takes_any_number_from_zero_up(

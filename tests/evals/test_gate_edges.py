@@ -145,6 +145,19 @@ def test_identity_lines_are_short_and_exact() -> None:
     assert compare_identity(base, base).data == ()
 
 
+def test_identity_lines_cut_hashes_to_twelve_digits_and_keep_their_text() -> None:
+    digest = "sha256:" + "0123456789abcdef" * 4
+    other = fingerprints(corpus=digest, models=None)
+    other["implementation"] = dict(other["implementation"], capabilities={"modèle": "é"})
+    lines = compare_identity(_one(BASE), _one(BASE, identity=other))
+    assert lines.data == ("corpus: baseline sha256:c0, current sha256:0123456789ab",)
+    assert lines.system == (
+        'implementation.capabilities: baseline {"dense":true,"lexical":true}, '
+        'current {"modèle":"é"}',
+        'models: baseline {"hash-96":"hashing/96"}, current none',
+    )
+
+
 def test_the_summary_shows_the_exploratory_comparisons(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -224,6 +237,21 @@ def test_a_tolerance_for_every_measure_and_one_for_a_measure_combine(
     capsys.readouterr()
 
 
+def test_a_tolerance_for_a_grounding_measure_is_kept_under_its_own_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = {f"c{i:02d}": 1.0 for i in range(40)}
+    fewer = {c: float(i % 2) for i, c in enumerate(claims)}  # accuracy 1.0 -> 0.5
+    baseline = results({"s1": {"ndcg_cut_10": BASE}}, per_claim={"s1": {"0.6": claims}})
+    current = results({"s1": {"ndcg_cut_10": BASE}}, per_claim={"s1": {"0.6": fewer}})
+    base = write_results(tmp_path / "base", baseline)
+    now = write_results(tmp_path / "now", current)
+    argv = ["gate", "--baseline", str(base), "--current", str(now), "--tolerance"]
+    assert main([*argv, "grounding_accuracy@0.6=0.4"]) == 1
+    assert main([*argv, "grounding_accuracy@0.6=0.5"]) == 0
+    capsys.readouterr()
+
+
 def test_an_enumeration_over_many_blocks_counts_each_pattern_once() -> None:
     # 20 equal differences: only the observed pattern and its mirror reach |T| = sqrt(20);
     # 2**20 patterns take several blocks of signs.
@@ -239,6 +267,29 @@ def test_an_enumeration_over_many_blocks_counts_each_pattern_once() -> None:
     assert not strong.exact
     assert (strong.p_value, strong.p_increase) == (1 / 101, 1 / 101)
     assert max_t_step_down([[0.125]] * 300, trials=100).adjusted == (1 / 101,)
+
+
+def test_the_commands_default_seed_is_zero_and_default_trials_ten_thousand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(3)
+    before = {q: float(v) for q, v in zip(QUERIES, rng.uniform(0.2, 0.8, 64), strict=True)}
+    after = {q: min(1.0, max(0.0, v + float(rng.normal(0.02, 0.1)))) for q, v in before.items()}
+    base = write_results(tmp_path / "base", _one(before))
+    now = write_results(tmp_path / "now", _one(after))
+    argv = ["gate", "--baseline", str(base), "--current", str(now)]
+
+    def table(*extra: str) -> str:
+        main([*argv, *extra])
+        text = (now / "gate.md").read_text()
+        return text[text.index("| status") :]
+
+    default = table()
+    assert "over 10000 random sign patterns" in (now / "gate.md").read_text()
+    assert default == table("--seed", "0", "--trials", "10000")
+    assert default != table("--seed", "1")
+    assert default != table("--trials", "10001")
+    capsys.readouterr()
 
 
 def test_the_default_seed_is_zero() -> None:
@@ -293,6 +344,8 @@ def test_dropped_questions_are_named_three_at_most() -> None:
 def test_the_joint_test_draws_ten_thousand_patterns_by_default() -> None:
     joint = max_t_step_down([[0.125]] * 300)
     assert (joint.patterns, joint.exact) == (10_000, False)
+    drop = {q: v - 0.125 for q, v in BASE.items()}
+    assert compare(_one(BASE), _one(drop)).trials == 10_000
     assert paired_randomization([0.0] * 300, [0.125] * 300).trials == 10_000
 
 
@@ -371,7 +424,8 @@ def test_long_lists_in_the_summary_are_cut(
         line = next(x for x in summary.splitlines() if "Conformance report without" in x)
         assert f"without {left_out} invariants" in line
         assert ("..." in line) is cut
-        assert ", ".join(kit[:8]) in line
+        shown = ", ".join(kit[:8]) + (", ..." if cut else "")
+        assert f"invariants of the kit ({shown}; allowed by --allow-partial)" in line
     assert "22 more comparisons, adjusted over every comparison of the runs; 22 significant" in (
         summary
     )

@@ -187,3 +187,13 @@ def test_no_comparison_is_an_empty_test(units: int) -> None:
     result = max_t_step_down(np.zeros((units, 0)))
     assert (result.statistics, result.raw, result.adjusted) == ((), (), ())
     assert (result.patterns, result.exact) == (1, True)
+
+
+def test_a_tiny_statistic_is_compared_with_a_slack_relative_to_its_size() -> None:
+    # The two large differences cancel: T is about 6e-7. Of the 64 patterns, the 4 whose
+    # small differences sum to 0.1e-6 (the observed sum is 0.9e-6) stay below it.
+    rows = [[1.0], [-1.0], [3e-6], [-2e-6], [-0.6e-6], [0.5e-6]]
+    result = max_t_step_down(rows, trials=64)
+    assert result.exact
+    assert result.raw == (60 / 64,)
+    assert result.adjusted == (60 / 64,)
