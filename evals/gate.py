@@ -130,6 +130,7 @@ def compare(
     """
     if not 0.0 < alpha < 1.0:
         raise InputError(f"alpha must lie in (0, 1), got {alpha!r}")
+    _check_drops(tolerance, default_tolerance)
     before = {entry["id"]: entry for entry in _settings(baseline)}
     after = {entry["id"]: entry for entry in _settings(current)}
     gated_measures = _gated_measures(baseline, measures)
@@ -153,6 +154,11 @@ def compare(
             if comparison.units:
                 comparisons.append((comparison, gated))
     gated_family = [c for c, gated in comparisons if gated]
+    if not gated_family and not missing:  # nothing gated, and nothing gated is missing
+        raise GateCannotFail(
+            "the gate could not fail: the gated settings of the baseline hold none of the "
+            f"gated measures ({', '.join(gated_measures)}); gate other settings or measures"
+        )
     floor = _check_power(gated_family, alpha, trials)
     allowed = {
         c.measure: (
@@ -179,6 +185,21 @@ def compare(
         exact=exact,
         floor=floor,
     )
+
+
+def _check_drops(tolerance: Mapping[str, float] | float, default: float) -> None:
+    """Refuse a drop allowed that is not a finite number >= 0: with a NaN or an infinite
+    one no comparison could ever regress (a gate that cannot fail), and a negative one
+    would give a measure that did not move a status."""
+    drops = (
+        {"tolerance": tolerance}
+        if isinstance(tolerance, int | float)
+        else {f"tolerance[{name!r}]": drop for name, drop in tolerance.items()}
+    )
+    drops["default_tolerance"] = default
+    for name, drop in drops.items():
+        if not isinstance(drop, int | float) or not 0.0 <= drop < math.inf:
+            raise InputError(f"{name} must be a finite number >= 0, got {drop!r}")
 
 
 def _settings(run: _Run) -> list[_Entry]:

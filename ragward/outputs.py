@@ -158,10 +158,20 @@ def _swap_in(staging: Path, target: Path) -> None:
     try:
         os.rename(staging, target)
     except BaseException:
+        if not os.path.lexists(staging):
+            # Renamed, then interrupted: Python raises a Ctrl-C at the first instruction
+            # after the call. The new report stands; the old one must not linger aside.
+            _remove_old(old)
+            raise
         if old is not None:
             os.rename(old, target)  # the old report goes back where it was
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    _remove_old(old)
+
+
+def _remove_old(old: Path | None) -> None:
+    """Remove the old report that :func:`_swap_in` moved aside, if there was one."""
     if old is not None and old.is_symlink():
         old.unlink()  # a link to a report folder: the link is replaced, not its target
     elif old is not None:

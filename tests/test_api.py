@@ -80,6 +80,9 @@ def test_compare_refuses_runs_of_different_data_unless_told(tmp_path: Path) -> N
         ragward.compare(before, regraded)
     assert len(refused.value.differences) == 1
     assert refused.value.differences[0].startswith("qrels: baseline sha256:r0")
+    assert str(refused.value) == (
+        "runs of different data are not compared: qrels: baseline sha256:r0, current sha256:r1"
+    )
     assert ragward.compare(before, regraded, allow_data_change=True).passed
 
 
@@ -87,3 +90,24 @@ def test_compare_fails_a_halved_run_as_the_gate_does(tmp_path: Path) -> None:
     halved = {"ndcg_cut_10": {q: v / 2 for q, v in _BASE["ndcg_cut_10"].items()}}
     verdict = ragward.compare(results({"s": _BASE}), results({"s": halved}))
     assert not verdict.passed
+
+
+def test_compare_fails_a_partial_conformance_report_unless_told(tmp_path: Path) -> None:
+    from ragward.api import _kit
+
+    first = sorted(_kit())[0]
+    report = tmp_path / "conform.json"
+    data = {
+        "schema": 2,
+        "fingerprints": {"implementation": fingerprints()["implementation"]},
+        "selection": [first],
+        "catalogue": sorted(_kit()),
+        "invariants": [{"id": first, "verdict": "pass"}],
+    }
+    report.write_text(json.dumps(data), encoding="utf-8")
+    run = results({"s": _BASE})
+    verdict = ragward.compare(run, run, conformance=report)
+    assert verdict.conformance is not None
+    assert verdict.conformance.selected
+    assert (verdict.partial_allowed, verdict.passed) == (False, False)
+    assert ragward.compare(run, run, conformance=report, allow_partial=True).passed

@@ -269,6 +269,20 @@ def test_a_stream_whose_reader_left_drops_the_rest_and_points_at_devnull() -> No
     stream.close()  # what it still buffered goes nowhere, without an error
 
 
+def test_writelines_passes_every_line_then_drops_them_once_the_reader_left() -> None:
+    read, stream = _pipe()
+    guard = GuardedStream(stream)
+    guard.writelines(["# Quality gate: FAIL\n", "\n", "1 significant regressions\n"])
+    guard.flush()
+    os.set_blocking(read, False)  # an empty pipe is an error here, not a wait
+    assert os.read(read, 100) == b"# Quality gate: FAIL\n\n1 significant regressions\n"
+    os.close(read)
+    guard.writelines(["x" * 200_000, "more\n"])  # more than any buffer: the reader is gone
+    assert guard.reader_gone
+    guard.flush()
+    stream.close()
+
+
 def _open_descriptors() -> set[str]:
     return set(os.listdir("/dev/fd"))  # the listing's own descriptor is in both readings
 
@@ -293,6 +307,23 @@ def test_a_small_output_meets_its_closed_pipe_at_the_flush() -> None:
     guard.flush()
     assert (gone_before_the_flush, guard.reader_gone) == (False, True)
     stream.close()
+
+
+def test_what_was_buffered_when_the_reader_left_is_dropped_at_once() -> None:
+    read, stream = _pipe()
+    os.close(read)
+    guard = GuardedStream(stream)
+    guard.write("# Quality gate: FAIL\n")  # buffered
+    guard.flush()  # the pipe is closed: the reader is gone
+    assert guard.reader_gone
+    # Point the descriptor at a new pipe: anything the stream still buffered would go there.
+    again, write = os.pipe()
+    os.dup2(write, stream.fileno())
+    os.close(write)
+    stream.flush()
+    stream.close()
+    assert os.read(again, 100) == b""  # nothing was left to write
+    os.close(again)
 
 
 def test_guarded_streams_guard_once_and_put_the_streams_back() -> None:

@@ -487,3 +487,91 @@ def test_a_failed_swap_puts_the_old_report_back(
         (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
     assert calls[1] == "report"
     assert snapshot(tmp_path) == before
+
+
+def test_a_report_folder_is_created_with_its_missing_parents(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "b" / "report"
+    with replaced_directory(target, REPORT_MARKER) as staging:
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert (target / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
+    assert [p.name for p in target.parent.iterdir()] == ["report"]
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o000])
+def test_a_file_written_whole_has_the_permissions_the_umask_gives(
+    tmp_path: Path, mask: int
+) -> None:
+    target = tmp_path / "gate.md"
+    previous = os.umask(mask)
+    try:
+        write_atomic(target, "text")
+    finally:
+        os.umask(previous)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_the_whole_text_is_on_disk_before_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "gate.md"
+    synced: list[int] = []
+    real = os.fsync
+
+    def fsync(descriptor: int) -> None:
+        synced.append(os.fstat(descriptor).st_size)  # what the file holds when synced
+        real(descriptor)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    write_atomic(target, "# Quality gate: FAIL\n")
+    assert synced == [len("# Quality gate: FAIL\n")]
+
+
+def test_a_ctrl_c_just_after_the_rename_is_still_an_interrupt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python raises KeyboardInterrupt at the first instruction after the call that was
+    # running: here, once the new file already has its name.
+    target = tmp_path / "gate.md"
+    target.write_text("old", encoding="utf-8")
+    real = os.replace
+
+    def replace(source: str | os.PathLike[str], destination: str | os.PathLike[str]) -> None:
+        real(source, destination)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, "new")
+    assert target.read_text(encoding="utf-8") == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["gate.md"]
+
+
+def test_a_file_is_written_with_its_missing_folders(tmp_path: Path) -> None:
+    # the benchmarks write their reports this way, into an --out folder not made yet
+    target = tmp_path / "a" / "b" / "power.md"
+    write_atomic(target, "text")
+    assert target.read_text(encoding="utf-8") == "text"
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_ctrl_c_just_after_the_swap_leaves_the_new_report_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool
+) -> None:
+    target = tmp_path / "report"
+    if existing:
+        write_results(target, results({}))
+    real = os.rename
+
+    def rename(source: str | os.PathLike[str], destination: str | os.PathLike[str]) -> None:
+        real(source, destination)
+        if Path(destination) == target:  # the new report is in place, then Ctrl-C lands
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "rename", rename)
+    with (
+        pytest.raises(KeyboardInterrupt),
+        replaced_directory(target, REPORT_MARKER) as staging,
+    ):
+        (staging / "results.json").write_text('{"new": 1}', encoding="utf-8")
+    assert (target / "results.json").read_text(encoding="utf-8") == '{"new": 1}'
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # no old report left aside

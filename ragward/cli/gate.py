@@ -20,6 +20,7 @@ from typing import Any
 from ragward.errors import InputError
 from ragward.evals import gate
 from ragward.evals.measures import measure_name
+from ragward.exits import SUCCESS, VERDICT
 
 __all__ = ["add_gate_parser", "run_gate"]
 
@@ -156,7 +157,7 @@ def run_gate(args: argparse.Namespace) -> int:
     text = summary(result, alpha=args.alpha, baseline=str(args.baseline), current=str(args.current))
     write_atomic(target, text)
     print(text)
-    return 0 if result.passed else 1
+    return SUCCESS if result.passed else VERDICT
 
 
 def _check_tolerated(tolerance: Mapping[str, float], baseline: Mapping[str, Any]) -> None:

@@ -14,7 +14,13 @@ import pytest
 from ragward.conformance.contract import Capabilities
 from ragward.errors import AdapterError
 from ragward.evals.datasets import load_dataset
-from ragward.evals.fingerprints import data_fingerprints, digest, grid_fingerprint, models_of
+from ragward.evals.fingerprints import (
+    data_fingerprints,
+    digest,
+    grid_fingerprint,
+    markdown,
+    models_of,
+)
 from ragward.evals.grid import Grid, IndexSetting
 from ragward.evals.grid_file import default_grid
 
@@ -191,3 +197,15 @@ def test_models_are_what_the_system_says_it_answers_with() -> None:
         models_of(_Declares(3), index, None, "impl")
     with pytest.raises(AdapterError, match="not a non-empty str"):
         models_of(_Declares("  "), index, None, "impl")
+
+
+def test_the_summary_shows_every_fingerprint_cut_to_twelve_digits() -> None:
+    from tests.evals.gate_inputs import fingerprints
+
+    prints = fingerprints(corpus="sha256:" + "ab" * 32, grid="sha256:" + "cd" * 32)
+    lines = markdown(prints)
+    assert lines[2] == (
+        "Data and grid (sha256, first 12 hex digits): corpus `abababababab`, queries `q0`, "
+        "qrels `r0`, claims `none`, grid `cdcdcdcdcdcd`. ragward 0.1.0; index settings passed."
+    )
+    assert lines[4:] == ["- `hash-96`: hashing/96", ""]

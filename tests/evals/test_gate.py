@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ragward.cli import main
-from ragward.evals.gate import GateCannotFail, compare
+from ragward.evals.gate import GateCannotFail, GateResult, compare
 from tests.evals.gate_inputs import IMPLEMENTATION, fingerprints, results, write_results
 
 QUERIES = [f"q{i:03d}" for i in range(60)]
@@ -113,6 +113,14 @@ def test_any_leak_fails_even_without_a_regression() -> None:
     assert result.leaks == ("s1",)
 
 
+def test_a_leak_in_the_means_alone_fails() -> None:
+    data = results({"s1": {"ndcg_cut_10": GOOD}, "s2": {"ndcg_cut_10": GOOD}}, leaks={"s2": 0.25})
+    assert "leakage_10" not in data["settings"][1]["per_query"]
+    result = compare(data, data)
+    assert result.leaks == ("s2",)
+    assert not result.passed
+
+
 def test_extra_questions_in_the_current_run_are_refused() -> None:
     more = {**GOOD, "q999": 0.5}
     with pytest.raises(Exception, match="'q999', which the baseline has not"):
@@ -126,6 +134,20 @@ def test_a_dropped_question_fails_unless_allowed() -> None:
     assert result.missing == ("setting s1, measure ndcg_cut_10: 1 query answers dropped ('q005')",)
     assert [f.status for f in result.findings] == ["unchanged"]
     assert compare(_one(GOOD), _one(fewer), allow_missing=True).passed
+
+
+def test_a_result_fails_on_what_is_missing_or_partial_unless_told_otherwise() -> None:
+    # GateResult is public: one built without saying allows nothing
+    from ragward.evals.conformance_input import Conformance
+
+    missing = GateResult((), 0, True, 0.0, missing=("setting s1",))
+    assert (missing.missing_allowed, missing.passed) == (False, False)
+    partial = GateResult((), 0, True, 0.0, conformance=Conformance(3, (), ("GRD-001",), False))
+    assert (partial.partial_allowed, partial.conformance_failed, partial.passed) == (
+        False,
+        True,
+        False,
+    )
 
 
 def test_missing_settings_fail_unless_allowed() -> None:
@@ -174,6 +196,16 @@ def test_best_is_the_baselines_best_setting_on_the_first_gated_measure() -> None
     assert len(by_recall.exploratory) == 3
 
 
+def test_best_is_the_highest_mean_whatever_the_number_of_questions() -> None:
+    # s1: 10 questions at 0.9 (sum 9); s2: all 60 at 0.5 (sum 30). The best mean is s1's.
+    few = dict.fromkeys(QUERIES[:10], 0.9)
+    baseline = results(
+        {"s1": {"ndcg_cut_10": few}, "s2": {"ndcg_cut_10": dict.fromkeys(GOOD, 0.5)}}
+    )
+    (finding,) = compare(baseline, baseline, settings=["best"]).findings
+    assert (finding.setting, finding.n) == ("s1", 10)
+
+
 def test_measures_narrow_the_gate_and_accept_either_spelling() -> None:
     baseline = results({"s1": {"ndcg_cut_10": GOOD, "recall_5": GOOD}})
     current = results({"s1": {"ndcg_cut_10": GOOD, "recall_5": WORSE}})
@@ -210,6 +242,36 @@ def test_a_family_that_cannot_fail_is_refused() -> None:
     assert compare(_one(few), _one(few), alpha=0.2).passed
 
 
+def test_a_gate_on_settings_without_the_gated_measures_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # s1 has no nDCG@10 in the baseline: nothing would be gated, and both regressions
+    # would only be exploratory
+    baseline = results({"s1": {"recall_5": GOOD}, "s2": {"ndcg_cut_10": GOOD}})
+    current = results({"s1": {"recall_5": WORSE}, "s2": {"ndcg_cut_10": WORSE}})
+    with pytest.raises(GateCannotFail, match=r"hold none of the gated measures \(ndcg_cut_10\)"):
+        compare(baseline, current, settings=["s1"], measures=["nDCG@10"])
+    capsys.readouterr()
+    assert _gate(tmp_path, baseline, current, "--setting", "s1", "--measures", "nDCG@10") == 2
+    assert "ragward gate: error: the gate could not fail" in capsys.readouterr().err
+    assert not compare(baseline, current, settings=["s1"]).passed  # recall_5 is gated
+
+
+def test_the_refusal_names_the_first_of_the_comparisons_that_cannot_fail() -> None:
+    few = {f"q{i}": 0.5 for i in range(4)}
+    baseline = results({"s1": {"ndcg_cut_10": few, "recall_5": few}, "s2": {"ndcg_cut_10": few}})
+    with pytest.raises(GateCannotFail, match="setting s1, measure ndcg_cut_10 can reach"):
+        compare(baseline, baseline)
+
+
+def test_a_family_with_a_single_question_or_claim_is_refused_naming_it() -> None:
+    with pytest.raises(GateCannotFail, match=r"1 query values can never give a p-value below 1;"):
+        compare(_one({"q0": 0.5}), _one({"q0": 0.25}))
+    one_claim = results({"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": {"c0": 1.0}}})
+    with pytest.raises(GateCannotFail, match=r"1 claim values can never .*gate more claim values"):
+        compare(one_claim, one_claim, measures=["grounding_accuracy@0.6"])
+
+
 # ---------------------------------------------------------------- the command, end to end
 
 
@@ -227,11 +289,59 @@ def test_gate_command_exit_codes_and_summary(
     assert "# Quality gate: PASS" in summary
     assert "Westfall-Young" in summary
     assert "Same data, grid, implementation, models and ragward version" in summary
+    assert "Runs of different data" not in summary
+    assert "\n0 significant regressions, 0 significant improvements.\n" in summary
     assert _gate(tmp_path, _one(GOOD), _one(WORSE)) == 1
     summary = (tmp_path / "now" / "gate.md").read_text()
     assert "# Quality gate: FAIL" in summary
     assert "| regression | s1 " in summary
+    assert "\n1 significant regressions, 0 significant improvements.\n" in summary
+    assert _gate(tmp_path, _one(WORSE), _one(GOOD)) == 0
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert "\n0 significant regressions, 1 significant improvements.\n" in summary
     capsys.readouterr()
+
+
+def _rows(summary: str) -> list[list[str]]:
+    """The cells of the summary's first table, header and rule left out."""
+    lines = [x for x in summary.splitlines() if x.startswith("| ")]
+    return [[cell.strip() for cell in x.strip("|").split("|")] for x in lines[1:]]
+
+
+def test_the_table_shows_regressions_first_with_their_signed_change(tmp_path: Path) -> None:
+    baseline = results({"s1": {"ndcg_cut_10": WORSE}, "s2": {"ndcg_cut_10": GOOD}})
+    current = results({"s1": {"ndcg_cut_10": GOOD}, "s2": {"ndcg_cut_10": WORSE}})
+    assert _gate(tmp_path, baseline, current) == 1
+    rows = _rows((tmp_path / "now" / "gate.md").read_text())
+    assert [(r[0], r[1], r[6]) for r in rows] == [
+        ("regression", "s2", "-0.1000"),
+        ("improvement", "s1", "0.1000"),
+    ]
+
+
+def test_with_nothing_changed_the_table_shows_the_five_lowest_p_values(tmp_path: Path) -> None:
+    data = results({f"s{i}": {"ndcg_cut_10": GOOD} for i in range(7)})
+    assert _gate(tmp_path, data, data) == 0
+    rows = _rows((tmp_path / "now" / "gate.md").read_text())
+    assert [r[0] for r in rows] == ["unchanged"] * 5
+
+
+@pytest.mark.parametrize("left_out", ["--baseline", "--current"])
+def test_the_baseline_and_the_current_run_are_required(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], left_out: str
+) -> None:
+    folder = write_results(tmp_path / "run", _one(GOOD))
+    argv = [
+        "gate",
+        *(a for o in ("--baseline", "--current") if o != left_out for a in (o, str(folder))),
+    ]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"the following arguments are required: {left_out}" in err
+    assert "Traceback" not in err
 
 
 def test_runs_of_different_data_are_refused_one_line_per_difference(
@@ -248,6 +358,10 @@ def test_runs_of_different_data_are_refused_one_line_per_difference(
     assert _gate(tmp_path, _one(GOOD), regraded, "--allow-data-change") == 0
     summary = (tmp_path / "now" / "gate.md").read_text()
     assert "Runs of different data, compared because --allow-data-change" in summary
+    assert "  - corpus: baseline sha256:c0, current sha256:c1\n" in summary
+    assert "  - qrels: baseline sha256:r0, current sha256:r1\n" in summary
+    assert "Same data" not in summary  # the data differ, the system does not
+    assert "different systems" not in summary
     capsys.readouterr()
 
 
@@ -358,9 +472,9 @@ def test_a_failed_or_errored_invariant_fails_the_gate(
 
     first = sorted(_kit())[0]
     assert _gated_with(tmp_path, _report(tmp_path, {first: verdict})) == 1
-    assert (
-        f"**Invariant failed**: `{first} ({verdict})`" in (tmp_path / "now" / "gate.md").read_text()
-    )
+    summary = (tmp_path / "now" / "gate.md").read_text()
+    assert f"**Invariant failed**: `{first} ({verdict})`" in summary
+    assert "Conformance: every one of" not in summary
     capsys.readouterr()
 
 
@@ -398,6 +512,16 @@ def test_a_partial_report_fails_unless_allowed(
             {"fingerprints": {"implementation": dict(IMPLEMENTATION, capabilities={"x": True})}},
             "capabilities of 'ragward.engines.reference:reference_factory' differ",
         ),
+        (
+            {
+                "fingerprints": {
+                    "implementation": {
+                        k: v for k, v in IMPLEMENTATION.items() if k != "index_settings_passed"
+                    }
+                }
+            },
+            "index_settings_passed of 'ragward.engines.reference:reference_factory' differ",
+        ),
         ({"schema": 1}, "written by an earlier ragward conform"),
         ({"catalogue": None}, "catalogue"),
         # found by tests/test_fuzz_hostile_json.py: 1 == True let these pass as the run's
@@ -416,6 +540,21 @@ def test_a_report_of_another_system_or_layout_is_refused(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert expected in err
+
+
+@pytest.mark.parametrize("entry", [{"verdict": "pass"}, "GRD-001", {"id": 7, "verdict": "pass"}])
+def test_an_invariant_entry_without_an_id_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: Any
+) -> None:
+    report = _report(tmp_path, {})
+    data = json.loads(report.read_text())
+    data["invariants"].insert(1, entry)
+    report.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert _gated_with(tmp_path, report) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "field 'invariants[1].id': missing" in err
 
 
 def test_an_unknown_verdict_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -550,6 +689,58 @@ def test_a_results_file_with_broken_settings_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"bad/results.json: {expected}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1.5, "1.5 is outside [0, 1]"),
+        ("1", "'1' is not a number"),
+        (float("nan"), "nan is outside [0, 1]"),
+    ],
+)
+def test_a_per_claim_value_no_verdict_can_take_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: Any, expected: str
+) -> None:
+    claims = {f"c{i}": float(i % 2) for i in range(40)}
+    baseline = results({"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": claims}})
+    current = results(
+        {"s1": {"ndcg_cut_10": GOOD}}, per_claim={"s1": {"0.6": {**claims, "c3": value}}}
+    )
+    capsys.readouterr()
+    assert _gate(tmp_path, baseline, current) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"setting 's1', measure grounding_accuracy@0.6, claim 'c3': {expected}" in err
+
+
+@pytest.mark.parametrize("data", [None, ["corpus", "queries", "qrels", "claims"], "corpus"])
+def test_data_fingerprints_that_are_not_an_object_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any
+) -> None:
+    prints = fingerprints()
+    prints["data"] = data
+    capsys.readouterr()
+    assert _gate(tmp_path, _one(GOOD), _one(GOOD, identity=prints)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "field 'fingerprints.data': needs corpus, queries, qrels, claims" in err
+
+
+def test_a_count_measure_takes_any_number_from_zero_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    counts = {q: float(i % 13) for i, q in enumerate(QUERIES)}  # 0 and 12 among them
+    data = results({"s1": {"ndcg_cut_10": GOOD, "num_rel_ret": counts}})
+    assert _gate(tmp_path, data, data) == 0
+    negative = results({"s1": {"ndcg_cut_10": GOOD, "num_rel_ret": {**counts, "q003": -1.0}}})
+    capsys.readouterr()
+    assert _gate(tmp_path, data, negative) == 2
+    err = capsys.readouterr().err
+    assert "measure num_rel_ret, query 'q003': -1.0 is outside [0, inf)" in err
+    bogus = results({"s1": {"ndcg_cut_10": GOOD, "bogus_3": dict.fromkeys(GOOD, 0.5)}})
+    assert _gate(tmp_path, data, bogus) == 2
+    assert "setting 's1': measure 'bogus_3' is not one ragward computes" in capsys.readouterr().err
 
 
 def test_a_missing_results_file_is_named_as_not_found(

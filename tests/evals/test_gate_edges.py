@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 
 from ragward.cli import main
+from ragward.errors import InputError
 from ragward.evals.gate import compare
+from ragward.evals.gate_summary import summary
 from ragward.evals.run_identity import compare_identity
 from ragward.evals.significance import paired_randomization
 from ragward.evals.westfall_young import max_t_step_down
@@ -39,6 +42,58 @@ def test_a_p_value_of_exactly_alpha_is_not_significant() -> None:
     # alpha = 2/64 itself: the gate could not fail, and says so instead of passing
     with pytest.raises(Exception, match="could not fail"):
         compare(_one(six), _one(worse), trials=64, alpha=2 / 64)
+
+
+def test_an_adjusted_p_of_exactly_alpha_above_the_floor_is_not_significant() -> None:
+    # Five queries drop by 0.5, a sixth rises by 0.25: of the 64 patterns, the observed one,
+    # the one with the sixth flipped (|sum| 2.75) and their mirrors reach |sum| 2.25, so
+    # p = 4/64 exactly, above the floor 2/64.
+    six = {f"q{i}": 0.75 for i in range(6)}
+    worse = {**dict.fromkeys(six, 0.25), "q5": 1.0}
+    at_alpha = compare(_one(six), _one(worse), trials=64, alpha=4 / 64)
+    assert at_alpha.floor == 2 / 64
+    assert at_alpha.findings[0].adjusted_p == 4 / 64
+    assert at_alpha.findings[0].status == "unchanged"
+    assert at_alpha.passed
+    above = compare(_one(six), _one(worse), trials=64, alpha=4 / 64 + 1e-12)
+    assert above.findings[0].status == "regression"
+
+
+def test_a_floor_of_exactly_alpha_names_the_questions_not_the_trials() -> None:
+    # 4 questions: 2**(1 - 4) = 0.125 = alpha; no number of trials would help.
+    four = {f"q{i}": 0.5 for i in range(4)}
+    with pytest.raises(Exception, match=r"4 query values can never give a p-value below 0\.125"):
+        compare(_one(four), _one(four), alpha=0.125)
+    with pytest.raises(Exception, match="--trials 6 or more would let it fail"):
+        compare(_one(four), _one(four), alpha=0.15, trials=5)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"tolerance": float("nan")}, "tolerance must be a finite number >= 0, got nan"),
+        ({"tolerance": math.inf}, "tolerance must be a finite number >= 0, got inf"),
+        ({"tolerance": -0.125}, "tolerance must be a finite number >= 0, got -0.125"),
+        (
+            {"tolerance": {"ndcg_cut_10": float("nan")}},
+            "tolerance['ndcg_cut_10'] must be a finite number >= 0, got nan",
+        ),
+        (
+            {"tolerance": {"ndcg_cut_10": "0.1"}},
+            "tolerance['ndcg_cut_10'] must be a finite number >= 0, got '0.1'",
+        ),
+        ({"default_tolerance": -1.0}, "default_tolerance must be a finite number >= 0, got -1.0"),
+    ],
+)
+def test_a_tolerance_that_could_hide_or_invent_a_change_is_refused(
+    options: dict[str, Any], expected: str
+) -> None:
+    # A NaN or infinite drop allowed would let nothing regress: a gate that cannot fail.
+    drop = {q: v - 0.125 for q, v in BASE.items()}
+    with pytest.raises(InputError) as refused:
+        compare(_one(BASE), _one(drop), **options)
+    assert str(refused.value) == expected
+    assert not compare(_one(BASE), _one(drop), tolerance=0, default_tolerance=0.0).passed
 
 
 def test_a_drop_of_exactly_the_tolerance_is_allowed() -> None:
@@ -88,6 +143,19 @@ def test_identity_lines_are_short_and_exact() -> None:
     )
     assert compare_identity(base, base).system == ()
     assert compare_identity(base, base).data == ()
+
+
+def test_identity_lines_cut_hashes_to_twelve_digits_and_keep_their_text() -> None:
+    digest = "sha256:" + "0123456789abcdef" * 4
+    other = fingerprints(corpus=digest, models=None)
+    other["implementation"] = dict(other["implementation"], capabilities={"modèle": "é"})
+    lines = compare_identity(_one(BASE), _one(BASE, identity=other))
+    assert lines.data == ("corpus: baseline sha256:c0, current sha256:0123456789ab",)
+    assert lines.system == (
+        'implementation.capabilities: baseline {"dense":true,"lexical":true}, '
+        'current {"modèle":"é"}',
+        'models: baseline {"hash-96":"hashing/96"}, current none',
+    )
 
 
 def test_the_summary_shows_the_exploratory_comparisons(
@@ -169,6 +237,21 @@ def test_a_tolerance_for_every_measure_and_one_for_a_measure_combine(
     capsys.readouterr()
 
 
+def test_a_tolerance_for_a_grounding_measure_is_kept_under_its_own_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = {f"c{i:02d}": 1.0 for i in range(40)}
+    fewer = {c: float(i % 2) for i, c in enumerate(claims)}  # accuracy 1.0 -> 0.5
+    baseline = results({"s1": {"ndcg_cut_10": BASE}}, per_claim={"s1": {"0.6": claims}})
+    current = results({"s1": {"ndcg_cut_10": BASE}}, per_claim={"s1": {"0.6": fewer}})
+    base = write_results(tmp_path / "base", baseline)
+    now = write_results(tmp_path / "now", current)
+    argv = ["gate", "--baseline", str(base), "--current", str(now), "--tolerance"]
+    assert main([*argv, "grounding_accuracy@0.6=0.4"]) == 1
+    assert main([*argv, "grounding_accuracy@0.6=0.5"]) == 0
+    capsys.readouterr()
+
+
 def test_an_enumeration_over_many_blocks_counts_each_pattern_once() -> None:
     # 20 equal differences: only the observed pattern and its mirror reach |T| = sqrt(20);
     # 2**20 patterns take several blocks of signs.
@@ -184,6 +267,29 @@ def test_an_enumeration_over_many_blocks_counts_each_pattern_once() -> None:
     assert not strong.exact
     assert (strong.p_value, strong.p_increase) == (1 / 101, 1 / 101)
     assert max_t_step_down([[0.125]] * 300, trials=100).adjusted == (1 / 101,)
+
+
+def test_the_commands_default_seed_is_zero_and_default_trials_ten_thousand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(3)
+    before = {q: float(v) for q, v in zip(QUERIES, rng.uniform(0.2, 0.8, 64), strict=True)}
+    after = {q: min(1.0, max(0.0, v + float(rng.normal(0.02, 0.1)))) for q, v in before.items()}
+    base = write_results(tmp_path / "base", _one(before))
+    now = write_results(tmp_path / "now", _one(after))
+    argv = ["gate", "--baseline", str(base), "--current", str(now)]
+
+    def table(*extra: str) -> str:
+        main([*argv, *extra])
+        text = (now / "gate.md").read_text()
+        return text[text.index("| status") :]
+
+    default = table()
+    assert "over 10000 random sign patterns" in (now / "gate.md").read_text()
+    assert default == table("--seed", "0", "--trials", "10000")
+    assert default != table("--seed", "1")
+    assert default != table("--trials", "10001")
+    capsys.readouterr()
 
 
 def test_the_default_seed_is_zero() -> None:
@@ -238,6 +344,8 @@ def test_dropped_questions_are_named_three_at_most() -> None:
 def test_the_joint_test_draws_ten_thousand_patterns_by_default() -> None:
     joint = max_t_step_down([[0.125]] * 300)
     assert (joint.patterns, joint.exact) == (10_000, False)
+    drop = {q: v - 0.125 for q, v in BASE.items()}
+    assert compare(_one(BASE), _one(drop)).trials == 10_000
     assert paired_randomization([0.0] * 300, [0.125] * 300).trials == 10_000
 
 
@@ -274,6 +382,20 @@ def test_an_empty_table_of_values_is_refused(
     assert "setting 's1', measure ndcg_cut_10: no per-query values" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("changed", "cut"), [(20, False), (21, True)])
+def test_the_exploratory_table_is_cut_only_above_twenty_rows(changed: int, cut: bool) -> None:
+    worse = {q: v - 0.125 for q, v in BASE.items()}
+    ids = [f"s{i:02d}" for i in range(changed + 1)]
+    baseline = results({s: {"ndcg_cut_10": BASE} for s in ids})
+    current = results({s: {"ndcg_cut_10": BASE if s == "s00" else worse} for s in ids})
+    result = compare(baseline, current, settings=["s00"], trials=200)
+    text = summary(result, alpha=0.05, baseline="base", current="now")
+    assert f"{changed} more comparisons, adjusted over every comparison of the runs; " in text
+    assert text.count("| regression | s") == 20
+    assert ("... and 1 more." in text) is cut
+    assert ("... and" in text) is cut
+
+
 def test_long_lists_in_the_summary_are_cut(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -302,7 +424,8 @@ def test_long_lists_in_the_summary_are_cut(
         line = next(x for x in summary.splitlines() if "Conformance report without" in x)
         assert f"without {left_out} invariants" in line
         assert ("..." in line) is cut
-        assert ", ".join(kit[:8]) in line
+        shown = ", ".join(kit[:8]) + (", ..." if cut else "")
+        assert f"invariants of the kit ({shown}; allowed by --allow-partial)" in line
     assert "22 more comparisons, adjusted over every comparison of the runs; 22 significant" in (
         summary
     )

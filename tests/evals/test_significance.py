@@ -144,3 +144,17 @@ def test_comparison_is_frozen() -> None:
     assert isinstance(comparison, Comparison)
     with pytest.raises(AttributeError):
         comparison.p_value = 0.0  # type: ignore[misc]
+
+
+def test_one_trial_is_enough_to_run() -> None:
+    one = paired_randomization([0.5, 0.25], [0.25, 0.5], trials=1)
+    assert (one.trials, one.exact) == (1, False)
+    assert one.p_value in (0.5, 1.0)  # (count + 1) / 2
+
+
+def test_more_values_than_a_block_has_cells_still_take_one_pattern_per_block() -> None:
+    # 2**20 + 1 differing values: a block of 2**20 sign cells holds less than one pattern
+    many = (1 << 20) + 1
+    result = paired_randomization([0.0] * many, [0.125] * many, trials=1)
+    assert (result.trials, result.exact) == (1, False)
+    assert result.p_value == 0.5  # (0 + 1) / (1 + 1): the random pattern does not reach it

@@ -164,3 +164,36 @@ def test_floor_of_a_few_units_is_the_enumeration() -> None:
     assert floor_p(4, 10_000) == 2 / 16
     assert floor_p(5, 16) == max(2 / 32, 1 / 17)  # too many to enumerate in 16 trials
     assert floor_p(0, 10) == 1.0
+
+
+def test_a_monte_carlo_raw_p_value_counts_the_observed_pattern_once() -> None:
+    # 300 equal differences: no random pattern reaches the observed |T|, so raw and adjusted
+    # are both 1 / (trials + 1), never 0 (Phipson and Smyth)
+    result = max_t_step_down([[0.125]] * 300, trials=100)
+    assert not result.exact
+    assert result.raw == (1 / 101,)
+    assert result.adjusted == (1 / 101,)
+
+
+def test_more_units_than_a_block_has_cells_still_take_one_pattern_per_block() -> None:
+    # 2**21 + 1 units in one comparison: a block of 2**21 cells holds less than one pattern
+    result = max_t_step_down(np.full(((1 << 21) + 1, 1), 0.125), trials=1)
+    assert (result.patterns, result.exact) == (1, False)
+    assert result.raw == (0.5,)  # (0 + 1) / (1 + 1): the one random pattern does not reach T
+
+
+@pytest.mark.parametrize("units", [0, 3])
+def test_no_comparison_is_an_empty_test(units: int) -> None:
+    result = max_t_step_down(np.zeros((units, 0)))
+    assert (result.statistics, result.raw, result.adjusted) == ((), (), ())
+    assert (result.patterns, result.exact) == (1, True)
+
+
+def test_a_tiny_statistic_is_compared_with_a_slack_relative_to_its_size() -> None:
+    # The two large differences cancel: T is about 6e-7. Of the 64 patterns, the 4 whose
+    # small differences sum to 0.1e-6 (the observed sum is 0.9e-6) stay below it.
+    rows = [[1.0], [-1.0], [3e-6], [-2e-6], [-0.6e-6], [0.5e-6]]
+    result = max_t_step_down(rows, trials=64)
+    assert result.exact
+    assert result.raw == (60 / 64,)
+    assert result.adjusted == (60 / 64,)
