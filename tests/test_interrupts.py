@@ -98,6 +98,9 @@ def _interrupt(
     def ignore_sigint() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+    def default_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     process = subprocess.Popen(
         [sys.executable, "-m", "ragward", *argv],
         stdout=subprocess.DEVNULL,
@@ -106,7 +109,9 @@ def _interrupt(
         cwd=tmp_path,
         env={**os.environ, "HANG_MARKER": str(marker)},
         start_new_session=True,
-        preexec_fn=ignore_sigint if ignored else None,
+        # the default, not what this test run inherited (a job started in the background
+        # or under nohup ignores SIGINT, and ragward keeps an inherited ignore)
+        preexec_fn=ignore_sigint if ignored else default_sigint,
     )
     try:
         _wait_for_the_call(process, marker)

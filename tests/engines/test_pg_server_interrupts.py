@@ -95,6 +95,9 @@ def _interrupt(base: Path, point: str, *, group: bool, times: int = 1) -> tuple[
         cwd=base,
         env={**os.environ, "TMPDIR": str(base)},
         start_new_session=True,
+        # SIGINT as a terminal gives it, not as this run may have inherited it (ignored,
+        # under nohup or in a background job), which ragward would keep
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     try:
         started = time.monotonic()
