@@ -62,6 +62,7 @@ from tools.mutate import (
     append_cache,
     load_cache,
     load_explanations,
+    print_mutants,
     shadow_tree,
     write_report,
 )
@@ -520,11 +521,7 @@ def main(argv: list[str]) -> int:
     everything = all_mutants()
     mutants = _select(everything, args)
     if args.list:
-        for m in sorted(mutants, key=everything.index):
-            print(f"{m.id}    [{m.function or '<module>'}]")
-        counts = Counter(m.path for m in mutants)
-        print(", ".join(f"{p} {n}" for p, n in counts.items()), file=sys.stderr)
-        print(f"{len(mutants)} mutants", file=sys.stderr)
+        print_mutants(mutants, everything, by_file=True)
         return 0
     if args.fresh and CACHE.exists():
         CACHE.unlink()

@@ -138,6 +138,17 @@ def all_mutants(root: Path = ROOT) -> list[Mutant]:
 # -- running ----------------------------------------------------------------------------
 
 
+def print_mutants(mutants: list[Mutant], everything: list[Mutant], by_file: bool = False) -> None:
+    """``--list``: one line per mutant in planting order, then (on stderr) how many, and
+    with ``by_file`` how many per file."""
+    for m in sorted(mutants, key=everything.index):
+        print(f"{m.id}    [{m.function or '<module>'}]")
+    if by_file:
+        counts = Counter(m.path for m in mutants)
+        print(", ".join(f"{p} {n}" for p, n in counts.items()), file=sys.stderr)
+    print(f"{len(mutants)} mutants", file=sys.stderr)
+
+
 def shadow_tree(
     mutant: Mutant | None,
     # Every folder SCOPE mutates is copied: a mutant written through a link would land in
@@ -640,9 +651,7 @@ def main(argv: list[str]) -> int:
     everything = all_mutants()
     mutants = _select(everything, args)
     if args.list:
-        for m in sorted(mutants, key=everything.index):
-            print(f"{m.id}    [{m.function or '<module>'}]")
-        print(f"{len(mutants)} mutants", file=sys.stderr)
+        print_mutants(mutants, everything)
         return 0
     if args.fresh and CACHE.exists():
         CACHE.unlink()
