@@ -57,7 +57,7 @@ BARRIERS: tuple[str, ...] = ("ma-deal", "litigation", "hr")
 ANCHORS: tuple[str, ...] = ("payment", "ledger", "screening", "release", "merger", "wire")
 VOCABULARY: tuple[str, ...] = (
     *ANCHORS,
-    "pmt-771",
+    "ref-604",
     "held",
     "dual",
     "control",

@@ -45,7 +45,7 @@ OTHER_TENANT = "globex"
 DOC_IDS: tuple[str, ...] = ("d1", "d2", "d3", "shared", "a::b")
 VOCABULARY: tuple[str, ...] = (
     "payment",
-    "pmt-771",
+    "ref-604",
     "held",
     "screening",
     "release",

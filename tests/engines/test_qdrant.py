@@ -143,7 +143,7 @@ def test_collection_wide_idf_sees_other_tenants() -> None:
 
 def test_term_weights_are_qdrants_bm25() -> None:
     """Hand-worked BM25 term part with Qdrant's defaults (k=1.2, b=0.75, avg_len=256)."""
-    terms = ["payment", "pmt-771", "held", "payment"]
+    terms = ["payment", "ref-604", "held", "payment"]
     encoded = qdrant.Encoder().document(terms)
     assert encoded is not None
     length = len(terms)
@@ -160,7 +160,7 @@ _V2 = (
     "## Hold\r\nqxyrvwvw and  x9  (wire)\n\nqxyrvwvw WIRE  of,\nrelease  qxyrvwvw control\n"
     "release,  \n## Release\nqxyrvwvw merger,\r\n(release)    (東京)  qxyrvwvw the\tPAYMENT"
     "\n\nwire, qxyrvwvw held    \n## Intro\n  qxyrvwvw straße. control.\t(dual)\n\nnaïve    "
-    "qxyrvwvw x9\t(held) and\r\npmt-771\tqxyrvwvw wire,\n\n"
+    "qxyrvwvw x9\t(held) and\r\nref-604\tqxyrvwvw wire,\n\n"
 )
 _D1 = (
     "\n## Hold\r\n## Release\n  qxuwicnh control \t x9,\ncafé, the wire\n\n## Release\r\n"
