@@ -59,6 +59,12 @@ def test_a_partial_report_fails_unless_allowed(
     capsys.readouterr()
 
 
+def _capabilities(**changes: Any) -> dict[str, Any]:
+    """A report whose implementation's capabilities differ from the run's in ``changes``."""
+    capabilities = dict(IMPLEMENTATION["capabilities"], **changes)  # type: ignore[call-overload]
+    return {"fingerprints": {"implementation": dict(IMPLEMENTATION, capabilities=capabilities)}}
+
+
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
@@ -88,6 +94,16 @@ def test_a_partial_report_fails_unless_allowed(
             "index_settings_passed of 'ragward.engines.reference:reference_factory' differ",
         ),
         ({"schema": 2.0, "catalogue": ["\ud800"]}, "field 'catalogue'"),
+        # Values of another JSON type than the run's, each refused, none taken for a crash.
+        (_capabilities(modes=["hybrid", "lexical", "lexical"]), "capabilities of"),
+        (_capabilities(modes=["hybrid", "lexical"]), "capabilities of"),
+        (_capabilities(modes="hybrid lexical dense"), "capabilities of"),
+        (_capabilities(lexical=[True]), "capabilities of"),
+        (_capabilities(modes={"hybrid": 1, "lexical": 1, "dense": 1}), "capabilities of"),
+        (
+            {"fingerprints": {"implementation": dict(IMPLEMENTATION, spec={"module": "x"})}},
+            "the report is of \"{'module': 'x'}\"",
+        ),
     ],
 )
 def test_a_report_of_another_system_or_layout_is_refused(
