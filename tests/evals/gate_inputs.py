@@ -12,7 +12,7 @@ __all__ = ["IMPLEMENTATION", "fingerprints", "results", "write_results"]
 #: The implementation identity a run of the reference records.
 IMPLEMENTATION = {
     "spec": "ragward.engines.reference:reference_factory",
-    "capabilities": {"lexical": True, "dense": True, "modes": ["hybrid", "lexical", "dense"]},
+    "capabilities": {"lexical": True, "dense": True},
     "index_settings_passed": True,
 }
 

@@ -9,8 +9,22 @@ from typing import Any
 
 import pytest
 
-from tests.evals.gate_inputs import IMPLEMENTATION
+import tests.evals.gate_inputs
+import tests.evals.test_gate
 from tests.evals.test_gate import _gated_with, _report
+
+#: The identity a run records, with the list a real one holds (capabilities' ``modes``).
+IMPLEMENTATION: dict[str, Any] = dict(
+    tests.evals.gate_inputs.IMPLEMENTATION,
+    capabilities={"lexical": True, "dense": True, "modes": ["hybrid", "lexical", "dense"]},
+)
+
+
+@pytest.fixture(autouse=True)
+def _a_real_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both the gated run and the report record :data:`IMPLEMENTATION`."""
+    for module in (tests.evals.gate_inputs, tests.evals.test_gate):
+        monkeypatch.setattr(module, "IMPLEMENTATION", IMPLEMENTATION)
 
 
 def test_a_clean_complete_conformance_report_passes(
@@ -61,7 +75,7 @@ def test_a_partial_report_fails_unless_allowed(
 
 def _capabilities(**changes: Any) -> dict[str, Any]:
     """A report whose implementation's capabilities differ from the run's in ``changes``."""
-    capabilities = dict(IMPLEMENTATION["capabilities"], **changes)  # type: ignore[call-overload]
+    capabilities: dict[str, Any] = {**IMPLEMENTATION["capabilities"], **changes}
     return {"fingerprints": {"implementation": dict(IMPLEMENTATION, capabilities=capabilities)}}
 
 
