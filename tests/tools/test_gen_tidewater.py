@@ -55,7 +55,7 @@ def test_the_set_is_built_from_the_data_files(tmp_path: Path) -> None:
     data = _copy_with(
         tmp_path,
         POLICIES,
-        'title = "Sanctions hold release policy"',
+        'title = "Payments on sanctions hold: release policy"',
         'title = "Policy on releasing sanctions holds"',
     )
     result = _build(data, tmp_path / "out")

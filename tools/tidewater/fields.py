@@ -95,7 +95,7 @@ class Fields:
         return Fields(value, f"{self.where} {name}")
 
     def named(self, name: str) -> dict[str, Fields]:
-        """A table of tables, by key (``[party.acme]``)."""
+        """A table of tables, by key (``[party.saffron]``)."""
         outer = self.table(name)
         return {key: outer.table(key) for key in outer}
 

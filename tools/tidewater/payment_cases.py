@@ -25,11 +25,11 @@ def _by_status(template: Fields, table: str, step: Fields) -> str:
 
 
 def _month(iso_date: str, months: tuple[str, ...], entry: Fields) -> str:
-    """``2026-03-12`` as ``March 2026``."""
+    """``2026-04-09`` as ``April 2026``."""
     try:
         day = date.fromisoformat(iso_date)
     except ValueError:
-        raise entry.fail("value_date", "must be a date such as 2026-03-12") from None
+        raise entry.fail("value_date", "must be a date such as 2026-04-09") from None
     if len(months) != 12:
         raise DataError(f"{entry.where}: 'months' must name the twelve months")
     return f"{months[day.month - 1]} {day.year}"
