@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ragward.clipped import first_line
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Invariant, Violation
 from ragward.conformance.records import CLASSIFICATIONS, LIMIT_UNITS, MODES
@@ -57,7 +56,8 @@ class Minimised:
     case: Any
     steps: int
     complete: bool
-    #: The invariant's words on ``case`` (set by :func:`minimise_failure`).
+    #: The invariant's words on ``case``, its Violation's whole message (set by
+    #: :func:`minimise_failure`; the caller bounds it for a report).
     reason: str = ""
 
 
@@ -107,13 +107,12 @@ def minimise_failure(
     case: Any,
     cap: int,
     baseline: Factory | None = None,
-    limit: int = 1_000,
 ) -> Minimised:
     """The smallest variant of ``case`` on which ``invariant`` still fails on ``factory``
     with a :class:`Violation` (anything else raised, or a pass, is not the same failure)
     and, given a ``baseline`` that holds every invariant (the reference), holds on it: a
     candidate the generator could never have drawn (an operation on a document cut away)
-    is then not taken for a finding. ``reason`` is the Violation's first line on the
+    is then not taken for a finding. ``reason`` is the Violation's message on the
     result (empty when no candidate was taken)."""
     said: list[str] = []
 
@@ -121,7 +120,7 @@ def minimise_failure(
         try:
             invariant.check(factory, candidate)
         except Violation as violation:
-            reason = first_line(violation, limit)
+            reason = str(violation)
         except Exception:  # another failure, or a candidate the check refuses
             return False
         else:

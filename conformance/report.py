@@ -30,6 +30,8 @@ __all__ = [
 
 #: Version of the JSON layout; bumped when a field changes meaning. 2 added ``selection``,
 #: ``catalogue`` and ``fingerprints`` (the implementation's identity, ragward's version).
+#: Fields added since without a bump (a reader of 2 ignores them): ``minimised`` and
+#: ``diff`` (the lines of a failure after its one-line ``reason``).
 SCHEMA = 2
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -55,7 +57,12 @@ def replay_command(verdict: Verdict) -> str:
 
 
 def verdict_data(verdict: Verdict) -> dict[str, Any]:
-    """One verdict as the JSON object :func:`to_json` lists (and ``--replay`` reads)."""
+    """One verdict as the JSON object :func:`to_json` lists (and ``--replay`` reads).
+
+    ``reason`` is one line, the summary a table shows; ``diff`` the lines after it, for a
+    failed comparison of two answers the question asked and one aligned line per change
+    (empty when the reason says it all).
+    """
     return {
         "id": verdict.id,
         "level": verdict.level,
@@ -67,6 +74,7 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
         if verdict.minimised is None
         else {"steps": verdict.minimised[0], "complete": verdict.minimised[1]},
         "reason": _clean(verdict.reason),
+        "diff": [_clean(line) for line in verdict.detail],
         "counterexample": verdict.counterexample,
         "replay": replay_command(verdict),
     }
@@ -203,6 +211,7 @@ def format_counterexample(verdict: Verdict) -> str:
     """
     lines = [f"{verdict.id} ({verdict.level}) {verdict.title}"]
     lines.append(f"  {verdict.status}: {_said(verdict.reason)}")
+    lines.extend(f"    {_clean(line)}" for line in verdict.detail)
     if verdict.counterexample is None:
         lines.append("  (no counterexample: it failed before any case was drawn)")
     else:

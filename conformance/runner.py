@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import Flaky
 from hypothesis.internal.conjecture import providers as _providers
 
-from ragward.clipped import first_line
+from ragward.clipped import LIMIT, first_line, later_lines
 from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT, CallTimeout, guarded
 from ragward.conformance.identity import ImplementationIdentity
@@ -34,6 +34,7 @@ from ragward.conformance.records import from_data, to_data
 from ragward.conformance.view import fitted_case
 
 __all__ = [
+    "DETAIL_LINES",
     "PROFILES",
     "SHRINK_STEPS_PER_EXAMPLE",
     "Report",
@@ -42,6 +43,7 @@ __all__ = [
     "replay",
     "run_conformance",
     "run_invariant",
+    "said",
 ]
 
 #: Cases hypothesis may run while shrinking one failure, per example of the profile: a
@@ -54,6 +56,12 @@ SHRINK_STEPS_PER_EXAMPLE = 2
 #: answered (hits and scores: up to some 900 characters in the committed reports); an
 #: answer of megabytes is cut here, its length said, so no report or table grows with it.
 REASON_LIMIT = 1_000
+
+#: The most lines a failed invariant's detail keeps (the lines of its Violation after the
+#: first: the question asked, then one line per change), each cut at
+#: :data:`~ragward.clipped.LIMIT` characters; past it, one line says how many were left out.
+#: The kit's own diffs hold a few lines; an answer of thousands of changed hits is cut here.
+DETAIL_LINES = 60
 
 #: Examples per invariant: ``ci`` for every commit, ``thorough`` (10x) on demand.
 PROFILES: dict[str, int] = {"ci": 25, "thorough": 250}
@@ -76,6 +84,10 @@ class Verdict:
     #: The minimiser's run on a failure (:mod:`ragward.conformance.minimise`): its steps and
     #: whether it ended because no move kept the failure (False: at its step cap).
     minimised: tuple[int, bool] | None = None
+    #: The lines of a failure's message after ``reason`` (its one-line summary): for a
+    #: comparison of two answers, the question asked, then one aligned line per change.
+    #: Bounded: see :data:`DETAIL_LINES`.
+    detail: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,15 +236,15 @@ def _minimised(
         return verdict
     capabilities = factory().capabilities
     case = from_data(invariant.case_type, verdict.counterexample)
-    found = minimise_failure(
-        invariant, factory, case, MINIMISE_STEPS[profile], baseline, REASON_LIMIT
-    )
-    reason = found.reason or _SPENT.sub("", verdict.reason)
+    found = minimise_failure(invariant, factory, case, MINIMISE_STEPS[profile], baseline)
+    reason, detail = said(found.reason) if found.reason else (verdict.reason, verdict.detail)
+    reason = _SPENT.sub("", reason)
     if not found.complete:
         reason += f" (minimising stopped after its cap of {found.steps} steps)"
     return replace(
         verdict,
         reason=first_line(reason, REASON_LIMIT),
+        detail=detail,
         counterexample=to_data(fitted_case(found.case, capabilities)),
         minimised=(found.steps, found.complete),
     )
@@ -303,29 +315,41 @@ def _run_invariant(
             raise
     except _ShrinkBudgetSpent:  # stop shrinking: the smallest failing case found so far
         case, failure = failing
-        status, reason = _outcome(failure)
+        status, reason, detail = _outcome(failure)
         spent = (
             f" (shrinking stopped after its budget of {steps} steps)"
             if shrinks == steps
             else f" (shrinking stopped after its {clock['budget']:.2g} s budget)"
         )
         return _failure(
-            invariant, status, reason + spent, [case], (tried, shrinks), capabilities, replay_hint
+            invariant,
+            status,
+            (reason + spent, detail),
+            [case],
+            (tried, shrinks),
+            capabilities,
+            replay_hint,
         )
     except Flaky:  # failed once, then passed on the same case: an unstable answer
         if not failing:
             raise
         case, failure = failing
-        status, reason = _outcome(failure)
+        status, reason, detail = _outcome(failure)
         again = " (flaky: the same case passed when run again)"
         return _failure(
-            invariant, status, reason + again, [case], (tried, shrinks), capabilities, replay_hint
+            invariant,
+            status,
+            (reason + again, detail),
+            [case],
+            (tried, shrinks),
+            capabilities,
+            replay_hint,
         )
     except Violation as violation:
         return _failure(
             invariant,
             "fail",
-            str(violation),
+            said(violation),
             last_case,
             (tried, shrinks),
             capabilities,
@@ -333,12 +357,24 @@ def _run_invariant(
         )
     except CallTimeout as error:  # a hang: a verdict at once, no retries of the same wait
         return _failure(
-            invariant, "error", str(error), last_case, (tried, shrinks), capabilities, replay_hint
+            invariant,
+            "error",
+            (str(error), ()),
+            last_case,
+            (tried, shrinks),
+            capabilities,
+            replay_hint,
         )
     except Exception as error:  # the implementation crashed: report it, keep going
-        status, reason = _outcome(error)
+        status, reason, detail = _outcome(error)
         return _failure(
-            invariant, status, reason, last_case, (tried, shrinks), capabilities, replay_hint
+            invariant,
+            status,
+            (reason, detail),
+            last_case,
+            (tried, shrinks),
+            capabilities,
+            replay_hint,
         )
     return Verdict(invariant.id, invariant.level, invariant.title, "pass", tried)
 
@@ -388,20 +424,28 @@ class _ShrinkBudgetSpent(BaseException):
     """Raised in the probe to end hypothesis' shrinking when its budget is spent."""
 
 
-def _outcome(error: BaseException) -> tuple[str, str]:
-    """A failure's status and one-line reason: a Violation fails, anything else errors."""
+def said(violation: BaseException | str) -> tuple[str, tuple[str, ...]]:
+    """A Violation's message as a verdict keeps it: its first line (the reason, at most
+    :data:`REASON_LIMIT` characters) and the lines after it (the detail, at most
+    :data:`DETAIL_LINES` of :data:`~ragward.clipped.LIMIT` characters)."""
+    return first_line(violation, REASON_LIMIT), later_lines(violation, DETAIL_LINES, LIMIT)
+
+
+def _outcome(error: BaseException) -> tuple[str, str, tuple[str, ...]]:
+    """A failure's status, one-line reason and detail: a Violation fails (its detail the
+    lines after the first), anything else errors (no detail: a traceback is not one)."""
     if isinstance(error, Violation):  # the kit's words, quoting what the adapter answered
-        return "fail", first_line(error, REASON_LIMIT)
+        return ("fail", *said(error))
     if isinstance(error, CallTimeout):
-        return "error", str(error)
+        return "error", str(error), ()
     where = traceback.extract_tb(error.__traceback__)[-1]
-    return "error", f"{one_line(error)} (at {where.filename}:{where.lineno})"
+    return "error", f"{one_line(error)} (at {where.filename}:{where.lineno})", ()
 
 
 def _failure(
     invariant: Invariant,
     status: str,
-    reason: str,
+    reason: tuple[str, tuple[str, ...]],
     case: list[Any],
     counts: tuple[int, int],
     capabilities: Capabilities,
@@ -416,10 +460,11 @@ def _failure(
         invariant.title,
         status,
         counts[0],
-        first_line(reason, REASON_LIMIT) or status,
+        first_line(reason[0], REASON_LIMIT) or status,
         data,
         hint.format(id=invariant.id) if hint else "",
         counts[1],
+        detail=reason[1],
     )
 
 

@@ -146,10 +146,20 @@ def load_column(configuration: Configuration, out: Path, seconds: float) -> Colu
             _in_field_order(v["id"], v["counterexample"]),
             v["replay"],
             v.get("shrink_steps", 0),
+            _minimised(v.get("minimised")),
+            tuple(v.get("diff") or ()),  # absent from reports written before it
         )
         for v in data["invariants"]
     )
     return Column(configuration, Report(data["implementation"], data["profile"], verdicts), seconds)
+
+
+def _minimised(stored: Any) -> tuple[int, bool] | None:
+    """A stored report's ``minimised`` (``{"steps": n, "complete": b}``) as a verdict
+    holds it; None when absent (a report written before it) or null."""
+    if not isinstance(stored, dict):
+        return None
+    return int(stored["steps"]), bool(stored["complete"])
 
 
 def _in_field_order(invariant_id: str, case: Any) -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LIMIT", "MESSAGE_LIMIT", "clip", "escaped", "first_line"]
+__all__ = ["LIMIT", "MESSAGE_LIMIT", "clip", "escaped", "first_line", "later_lines"]
 
 #: The most characters of an outside text a message repeats.
 LIMIT = 300
@@ -90,6 +90,32 @@ def first_line(value: object, limit: int = LIMIT) -> str:
     start = len(whole) - len(whole.lstrip())
     end = whole.find("\n", start)
     return clip(whole[start:] if end < 0 else whole[start:end], limit)
+
+
+def later_lines(value: object, most: int = 60, limit: int = LIMIT) -> tuple[str, ...]:
+    """The lines of ``str(value)`` after :func:`first_line`'s, each bounded as :func:`clip`
+    bounds a text (its indentation, up to 8 spaces, kept: it aligns a diff), blank ones at
+    the end left out; past ``most`` lines, one more says how many were left out.
+
+    >>> later_lines("a: 1 -> 2\\n  d1  score 1 -> 2\\n")
+    ('  d1  score 1 -> 2',)
+    """
+    whole = value if isinstance(value, str) else _text(value)
+    start = len(whole) - len(whole.lstrip())
+    end = whole.find("\n", start)
+    if end < 0:
+        return ()
+    rest = whole[end + 1 :].rstrip()
+    # At most ``most`` + 1 pieces are split off however long the text; the rest is counted.
+    pieces = rest.split("\n", most) if rest else []
+    lines = []
+    for line in pieces[:most]:
+        indent = min(len(line) - len(line.lstrip(" ")), 8)
+        lines.append(" " * indent + clip(line, limit))
+    if len(pieces) > most:
+        left = pieces[most].count("\n") + 1
+        lines.append(f"... ({left:,} more line{'s' if left > 1 else ''})")
+    return tuple(lines)
 
 
 def _text(value: object) -> str:

@@ -235,13 +235,12 @@ def _print_report(report: Report) -> None:
 def _replay(
     path: Path, wanted: str | None, factory: Factory, name: str, origin: str, call_timeout: float
 ) -> int:
-    from ragward.clipped import first_line
     from ragward.conformance.guard import CallTimeout, guarded
     from ragward.conformance.invariant import REGISTRY, Violation
     from ragward.conformance.loading import check_system, one_line
     from ragward.conformance.records import from_data, to_data
     from ragward.conformance.report import format_counterexample
-    from ragward.conformance.runner import REASON_LIMIT, Verdict, replay
+    from ragward.conformance.runner import Verdict, replay, said
 
     entry = _stored_case(path, wanted)
     invariant_id = entry["id"]
@@ -254,11 +253,11 @@ def _replay(
     try:
         replay(factory, invariant_id, entry["counterexample"], call_timeout=call_timeout)
     except Violation as violation:
-        status, reason = "fail", first_line(violation, REASON_LIMIT) or "fail"
+        status, (reason, detail) = "fail", said(violation)
     except CallTimeout as error:
-        status, reason = "error", str(error)
+        status, reason, detail = "error", str(error), ()
     except Exception as error:  # the implementation crashed on the case: that is a finding
-        status, reason = "error", one_line(error)
+        status, reason, detail = "error", one_line(error), ()
     else:
         print(f"{invariant_id} holds for {name} on the stored counterexample from {path}")
         return 0
@@ -280,6 +279,7 @@ def _replay(
                 invariant_id,
             ]
         ),
+        detail=detail,
     )
     print(f"{invariant_id} still fails for {name}:\n")
     print(format_counterexample(verdict))

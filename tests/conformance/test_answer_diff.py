@@ -95,14 +95,16 @@ def test_a_rounding_wobble_is_named() -> None:
 
 def _full_reason(plant: str, invariant_id: str) -> tuple[str, str]:
     """The report's one-line reason for ``plant`` on ``invariant_id`` and the whole
-    message of its counterexample replayed."""
+    message of its counterexample replayed, which the verdict's detail keeps whole."""
     factory = FACTORIES[plant]
     verdict = run_invariant(REGISTRY[invariant_id], factory, baseline=reference_factory)
     assert verdict.status == "fail", verdict.reason
     case: Any = verdict.counterexample
     with pytest.raises(Violation) as caught:
         replay(factory, invariant_id, case)
-    return verdict.reason, str(caught.value)
+    whole = str(caught.value)
+    assert verdict.detail == tuple(whole.splitlines()[1:]), (verdict.detail, whole)
+    return verdict.reason, whole
 
 
 @pytest.mark.parametrize(

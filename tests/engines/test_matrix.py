@@ -93,7 +93,12 @@ def test_a_selected_invariant_is_put_into_the_stored_reports(tmp_path: Path) -> 
     assert by_id["ISO-001"]["verdict"] == by_id["ISO-006"]["verdict"] == "pass"
     assert [v["id"] for v in after][:6] == [f"ISO-00{n}" for n in range(1, 7)]
     assert [v for v in after if v["id"] not in ("ISO-001", "ISO-006")] == [
-        {**v, "shrink_steps": v.get("shrink_steps", 0), "minimised": v.get("minimised")}
+        {
+            **v,
+            "shrink_steps": v.get("shrink_steps", 0),
+            "minimised": v.get("minimised"),
+            "diff": v.get("diff", []),
+        }
         for v in kept
     ]
     assert statuses([column])["reference"]["ISO-006"] == "pass"
