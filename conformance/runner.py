@@ -40,6 +40,7 @@ __all__ = [
     "Report",
     "Step",
     "Verdict",
+    "minimise_verdict",
     "replay",
     "run_conformance",
     "run_invariant",
@@ -216,6 +217,35 @@ def run_invariant(
                 profile if shrink and budget is None else "",
                 baseline,
             )
+        finally:
+            limited.close()
+    finally:
+        close_other_processes()
+
+
+def minimise_verdict(
+    verdict: Verdict,
+    factory: Factory,
+    *,
+    profile: str = "ci",
+    call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
+    baseline: Factory | None = None,
+) -> Verdict:
+    """A stored failing ``verdict`` with its case minimised again on ``factory`` (as
+    :func:`run_invariant` minimises a fresh one): a case found by an older kit, or kept
+    from before the minimiser, made as small as the current one would make it. Anything
+    but a failure with a counterexample comes back as it is."""
+    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+
+    if verdict.id not in REGISTRY:
+        raise ValueError(f"unknown invariant id {verdict.id!r}")
+    invariant = REGISTRY[verdict.id]
+    try:
+        if call_timeout is None:
+            return _minimised(verdict, invariant, factory, profile, baseline)
+        limited = guarded(factory, call_timeout)
+        try:
+            return _minimised(verdict, invariant, limited, profile, baseline)
         finally:
             limited.close()
     finally:

@@ -9,9 +9,16 @@ failures ever found (``reports/engines/findings/<label>.json``, in the format
 pinned one only while it still fails when replayed (run with the engines installed).
 ``tests/engines/test_findings.py`` replays every pinned case in CI.
 
-    python tools/pin_findings.py                      # add the current matrix's failures
-    python tools/pin_findings.py --from-rev REV       # and those of the matrix at git REV
-    python tools/pin_findings.py --check              # only replay; exit 1 if one passes
+    python -m tools.pin_findings                      # add the current matrix's failures
+    python -m tools.pin_findings --from-rev REV       # and those of the matrix at git REV
+    python -m tools.pin_findings --minimise           # and minimise every case again
+    python -m tools.pin_findings --check              # only replay; exit 1 if one passes
+
+Of the cases a cell has (the pinned one, the current matrix's, the older matrix's), the
+smallest that still fails is kept: fewest documents, then fewest words of JSON, then the
+pinned one. ``--minimise`` first runs the kit's minimiser on each of them against its
+configuration (cases pinned by an older kit, or before the minimiser, get as small as a
+fresh run's).
 """
 
 from __future__ import annotations
@@ -26,10 +33,12 @@ from pathlib import Path
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 from ragward.conformance.invariant import LEVELS, REGISTRY
+from ragward.conformance.loading import load_factory
 from ragward.conformance.report import to_json
-from ragward.conformance.runner import Report, Verdict
+from ragward.conformance.runner import Report, Verdict, minimise_verdict
 from ragward.engines import Configuration, configurations
 from ragward.engines.matrix import REFERENCE, impl_of, label, load_column
+from tools.counterexample_stats import documents, words
 
 ROOT = Path(__file__).resolve().parents[1]
 MATRIX = ROOT / "reports" / "engines"
@@ -105,10 +114,46 @@ def _write(configuration: Configuration, verdicts: dict[str, Verdict]) -> None:
     path.write_text(to_json(report), encoding="utf-8")
 
 
+def _candidates(configuration: Configuration, older: Path, check: bool) -> dict[str, list[Verdict]]:
+    """Each failing invariant's cases: the pinned one first, then the matrices' (none
+    with ``check``)."""
+    out: dict[str, list[Verdict]] = {}
+    sources = [FINDINGS] if check else [FINDINGS, MATRIX, older]
+    for source in sources:
+        for invariant, verdict in _failures(configuration, source).items():
+            cases = out.setdefault(invariant, [])
+            if all(v.counterexample != verdict.counterexample for v in cases):
+                cases.append(verdict)
+    return out
+
+
+def _by_size(cases: list[Verdict]) -> list[Verdict]:
+    """Smallest first (documents, then words of JSON); ties keep their order."""
+    return sorted(cases, key=lambda v: (documents(v.counterexample), words(v.counterexample)))
+
+
+def _minimise(
+    configuration: Configuration, candidates: dict[str, list[Verdict]]
+) -> dict[str, list[Verdict]]:
+    """Every case minimised again on its configuration, the reference as the baseline."""
+    from ragward.engines.reference import reference_factory
+
+    factory = load_factory(impl_of(configuration))
+    out = {}
+    for invariant, cases in sorted(candidates.items()):
+        smaller = [minimise_verdict(v, factory, baseline=reference_factory) for v in cases]
+        out[invariant] = [*smaller, *cases]  # the original stays in case the new one passes
+        print(f"{label(configuration)} {invariant}: minimised", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from-rev", metavar="REV", help="also the matrix stored at git REV")
     parser.add_argument("--check", action="store_true", help="replay the pinned cases only")
+    parser.add_argument(
+        "--minimise", action="store_true", help="minimise every case again before keeping one"
+    )
     args = parser.parse_args(argv)
     FINDINGS.mkdir(parents=True, exist_ok=True)
     lost = 0
@@ -119,16 +164,13 @@ def main(argv: list[str] | None = None) -> int:
             if configuration.missing():
                 print(f"{label(configuration)}: not installed, left as it is", file=sys.stderr)
                 continue
-            pinned = _failures(configuration, FINDINGS)
-            if not args.check:
-                found = {
-                    **_failures(configuration, Path(older)),
-                    **_failures(configuration, MATRIX),
-                }
-                pinned = {**found, **pinned}  # a pinned case stays the one pinned
+            candidates = _candidates(configuration, Path(older), args.check)
+            if args.minimise:
+                candidates = _minimise(configuration, candidates)
             kept = {}
-            for invariant, verdict in sorted(pinned.items()):
-                if still_fails(configuration, verdict):
+            for invariant, cases in sorted(candidates.items()):
+                verdict = next((v for v in _by_size(cases) if still_fails(configuration, v)), None)
+                if verdict is not None:
                     kept[invariant] = verdict
                 else:
                     lost += 1

@@ -16,7 +16,7 @@ from ragward.conformance.invariant import REGISTRY, Violation
 from ragward.conformance.minimise import MINIMISE_STEPS, minimise
 from ragward.conformance.records import Doc, from_data
 from ragward.conformance.report import verdict_data
-from ragward.conformance.runner import replay, run_invariant
+from ragward.conformance.runner import minimise_verdict, replay, run_invariant
 from ragward.engines.reference import reference_factory
 from tests.conformance.broken import BROKEN
 
@@ -143,3 +143,21 @@ def test_the_same_counterexample_under_a_busy_cpu(quiet_run: str) -> None:
     with _busy_cpu(3):
         loaded = _minimised_case()
     assert loaded == quiet_run
+
+
+def test_a_stored_case_is_minimised_again_as_a_fresh_one_would_be() -> None:
+    """``minimise_verdict``: a case kept unshrunk (an older kit's, a pinned finding's) gets
+    as small as a fresh run's, and is still a finding."""
+    plant = BROKEN[_PLANT][0]
+    raw = run_invariant(REGISTRY[_ID], plant, shrink=False)
+    assert raw.status == "fail"
+    assert raw.minimised is None
+    again = minimise_verdict(raw, plant, baseline=reference_factory)
+    assert again.minimised is not None
+    assert again.minimised[1]
+    assert _documents(again.counterexample) <= 2 < _documents(raw.counterexample)
+    with pytest.raises(Violation):
+        replay(plant, _ID, again.counterexample)
+    replay(reference_factory, _ID, again.counterexample)
+    passing = run_invariant(REGISTRY[_ID], reference_factory)
+    assert minimise_verdict(passing, reference_factory) == passing
