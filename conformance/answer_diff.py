@@ -17,9 +17,20 @@ from ragward.conformance.invariant import Violation
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.conformance.view import rounding_note
 
-__all__ = ["added", "asked", "changes", "differ", "fail_with_diff", "number_pair"]
+__all__ = [
+    "COUNTS",
+    "added",
+    "aligned",
+    "asked",
+    "changes",
+    "differ",
+    "fail_with_diff",
+    "fused_changes",
+    "number_pair",
+]
 
-_COUNTS = ("considered", "excluded_by_entitlement", "excluded_by_freshness")
+#: The audit counts of a :class:`Result`, in the order a diff lists them.
+COUNTS = ("considered", "excluded_by_entitlement", "excluded_by_freshness")
 
 
 def asked(query: str, asker: Asker, now_tick: int, policy: Policy, caps: Capabilities) -> str:
@@ -103,12 +114,30 @@ def changes(
             score = f", score {hit.score:.3f}" if scores else ""
             rows.append((chunk_id, f"added: none -> rank {rank}{score}"))
     if counts and caps.counts:
-        for name in _COUNTS:
+        for name in COUNTS:
             one, other = getattr(before, name), getattr(after, name)
             if one != other:
                 rows.append((name, f"{one} -> {other}"))
+    return aligned(rows)
+
+
+def aligned(rows: Sequence[tuple[str, str]]) -> list[str]:
+    """``name  what changed`` lines, the names padded to one width."""
     width = max((len(name) for name, _ in rows), default=0)
     return [f"{name:<{width}}  {said}" for name, said in rows]
+
+
+def fused_changes(
+    before: Sequence[tuple[str, float]], after: Sequence[tuple[str, float]]
+) -> list[str]:
+    """:func:`changes` between two fused rankings, ``(chunk_id, score)`` pairs (a chunk
+    listed twice is said so)."""
+    scored = Capabilities(counts=False, scores=True)
+    one, other = (Result(tuple(Hit(c, c, 1, 0, 0, "", s) for c, s in p)) for p in (before, after))
+    lines = changes(one, other, scored)
+    if len(after) != len({chunk_id for chunk_id, _ in after}) and not lines:
+        lines = [f"entries  {len(before)} -> {len(after)}, a chunk listed twice"]
+    return lines
 
 
 def fail_with_diff(what: str, question: str, lines: Sequence[str], note: str = "") -> None:
@@ -145,4 +174,4 @@ def _rounding(before: Result, after: Result, caps: Capabilities, scores: bool) -
 
 def _whole(result: Result) -> tuple[object, ...]:
     hits = tuple((h.chunk_id, *_identity(h), h.score) for h in result.hits)
-    return (hits, tuple(getattr(result, name) for name in _COUNTS))
+    return (hits, tuple(getattr(result, name) for name in COUNTS))

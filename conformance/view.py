@@ -34,7 +34,6 @@ __all__ = [
     "live_of",
     "prepare",
     "ranked",
-    "same",
     "with_and_without",
 ]
 
@@ -243,15 +242,6 @@ def answer(result: Result, caps: Capabilities, *, scores: bool = True) -> tuple[
     return tuple(parts)
 
 
-def same(what: str, before: object, after: object) -> None:
-    """Raise a :class:`Violation` naming ``what`` when ``before != after``; when the two
-    differ only in float values, and by rounding, the message says so (see
-    :func:`rounding_note`) — still a failure: the kit's equalities are exact."""
-    if before != after:
-        note = rounding_note(before, after)
-        raise Violation(f"{what}: {_short(before)} became {_short(after)}{note}")
-
-
 #: Relative differences up to this are reported as rounding (a float32 score has ~6e-8).
 ROUNDING = 1e-6
 
@@ -282,11 +272,6 @@ def _float_gap(before: object, after: object) -> float | None:
             worst = max(worst, inner)
         return worst
     return 0.0 if before == after else None
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def prepare(

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Policy
 from ragward.conformance.strategies import Scene, scenes
-from ragward.conformance.view import prepare, same
+from ragward.conformance.view import prepare
 
 __all__ = ["document_depth"]
 
@@ -27,10 +28,10 @@ def _document_cut(hits: tuple[Hit, ...], limit: int) -> tuple[Hit, ...]:
 
 
 def _fused_by_document(system: Any, case: Scene, narrow: Policy, got: tuple[Hit, ...]) -> None:
-    asked = (case.query, case.asker, case.now_tick)
+    question = (case.query, case.asker, case.now_tick)
     # Each side as fusion sees it: cut at candidate_limit, not yet at result_limit.
     deep = replace(narrow, result_limit=narrow.candidate_limit)
-    sides = [system.retrieve(*asked, replace(deep, mode=m)) for m in ("lexical", "dense")]
+    sides = [system.retrieve(*question, replace(deep, mode=m)) for m in ("lexical", "dense")]
     if any({"lexical", "dense"} & set(side.degraded) for side in sides):
         return  # a stage was shed: not like for like
     want: dict[str, float] = {}
@@ -67,7 +68,8 @@ def document_depth(factory: Factory, case: Scene) -> None:
         wide = replace(base, candidate_limit=_WIDE, result_limit=_WIDE, limit_unit="chunks")
         everything = system.retrieve(case.query, case.asker, case.now_tick, wide).hits
         narrow = replace(base, limit_unit="documents")
-        got = system.retrieve(case.query, case.asker, case.now_tick, narrow).hits
+        answer = system.retrieve(case.query, case.asker, case.now_tick, narrow)
+        got = answer.hits
         limit = min(narrow.result_limit, narrow.candidate_limit)
         matching = len({h.doc_id for h in everything})
         found = len({h.doc_id for h in got})
@@ -79,15 +81,12 @@ def document_depth(factory: Factory, case: Scene) -> None:
         if mode == "hybrid" and caps.scores and {"lexical", "dense"} <= set(caps.modes):
             _fused_by_document(system, case, narrow, got)
         if mode != "hybrid":
-            want = _document_cut(everything, limit)
-            same(
-                f"{mode} hits at document depth {limit}",
-                [h.chunk_id for h in want],
-                [h.chunk_id for h in got],
+            # The wide ranking cut at the limit, then the answer under it: hits, scores.
+            differ(
+                f"{mode} hits at document depth {limit} vs the wide ranking cut there",
+                asked(case.query, case.asker, case.now_tick, narrow, caps),
+                replace(answer, hits=_document_cut(everything, limit)),
+                answer,
+                caps,
+                counts=False,
             )
-            if caps.scores:
-                same(
-                    f"{mode} scores at document depth {limit}",
-                    [h.score for h in want],
-                    [h.score for h in got],
-                )

@@ -15,6 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ragward.conformance.answer_diff import asked, changes, fail_with_diff, fused_changes
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Policy
@@ -102,9 +103,13 @@ def rrf_order_free(factory: Factory, case: FuseCase) -> None:
     first = _fuse(factory, case.rankings, case.k)
     permuted = tuple(case.rankings[i] for i in case.order)
     system: Any = factory()
-    second: tuple[tuple[str, float], ...] = system.fuse(permuted, case.k)
+    second: tuple[tuple[str, float], ...] = tuple(system.fuse(permuted, case.k))
     if tuple(first.items()) != second:
-        raise Violation(f"fuse of permuted rankings gave {second}, not {tuple(first.items())}")
+        fail_with_diff(
+            f"fuse of the rankings listed in order {list(case.order)}",
+            f"fuse of {len(case.rankings)} rankings at k={case.k}",
+            fused_changes(tuple(first.items()), second),
+        )
 
 
 @invariant("FUS-003", cases=_fuse_cases, requires=("fusion",))
@@ -167,14 +172,17 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
     order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
     order = order[: case.candidate_limit]
     hybrid = answers["hybrid"].hits
-    if _ids(hybrid) != order:
-        raise Violation(f"hybrid returned {_ids(hybrid)}, RRF of {rankings} gives {order}")
-    for hit in hybrid:
-        if abs(hit.score - expected[hit.chunk_id]) > _TOLERANCE:
-            raise Violation(
-                f"hybrid score of {hit.chunk_id} is {hit.score!r}, "
-                f"RRF gives {expected[hit.chunk_id]!r}"
-            )
+    if _ids(hybrid) != order or any(
+        abs(hit.score - expected[hit.chunk_id]) > _TOLERANCE for hit in hybrid
+    ):
+        question = asked(case.query, case.asker, 0, base, system.capabilities)
+        fail_with_diff(
+            "hybrid answer vs the RRF of the lexical and dense answers",
+            f"{question}; lexical {list(rankings[0])}, dense {list(rankings[1])}",
+            fused_changes(
+                [(c, expected[c]) for c in order], [(h.chunk_id, h.score) for h in hybrid]
+            ),
+        )
 
 
 @invariant(
@@ -222,7 +230,8 @@ def rerank_floor(factory: Factory, case: CorpusCase) -> None:
     order — a floor compared inclusively keeps the hit sitting on it."""
     system = factory()
     load(system, case.docs)
-    policy = policy_for(case, system.capabilities.modes, rerank=True)
+    caps = system.capabilities
+    policy = policy_for(case, caps.modes, rerank=True)
     result = system.retrieve(case.query, case.asker, 0, policy)
     if "rerank" in result.degraded:
         return
@@ -236,11 +245,13 @@ def rerank_floor(factory: Factory, case: CorpusCase) -> None:
         if "rerank" in on.degraded:
             continue
         _above(on.hits, floor)
-        want = [hit.chunk_id for hit in wide.hits if hit.score > floor]
-        if _ids(on.hits) != want:
-            raise Violation(
-                f"with the floor on a rerank score ({floor!r}) the answer is "
-                f"{_ids(on.hits)}; the hits above it under a lower floor were {want}"
+        want = replace(wide, hits=tuple(hit for hit in wide.hits if hit.score > floor))
+        if _ids(on.hits) != _ids(want.hits):
+            fail_with_diff(
+                f"hits with the floor on a rerank score ({floor!r}) vs those above it under a "
+                "floor far below",
+                asked(case.query, case.asker, 0, replace(policy, rerank_min_score=floor), caps),
+                changes(want, on, caps, scores=False, counts=False),
             )
 
 

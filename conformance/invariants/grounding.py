@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ragward.conformance.answer_diff import aligned, fail_with_diff
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Support
@@ -140,7 +141,23 @@ def order_free(factory: Factory, case: GroundCase) -> None:
     for other in (retrieved[::-1], retrieved[1:] + retrieved[:1]):
         again = _ground(system, case.claims, other, case.min_overlap)
         if again != first:
-            raise Violation(f"reordering the retrieved hits changed {first} into {again}")
+            rows = [
+                (f"claim {one.claim!r}", f"{_verdict(one)} -> {_verdict(two)}")
+                for one, two in zip(first, again, strict=True)
+                if one != two
+            ]
+            fail_with_diff(
+                "reordering the retrieved hits changed the verdicts",
+                f"{len(case.claims)} claims grounded at min_overlap={case.min_overlap!r} against "
+                f"{[h.chunk_id for h in retrieved]}, then against {[h.chunk_id for h in other]}",
+                aligned(rows),
+            )
+
+
+def _verdict(support: Support) -> str:
+    if support.supported:
+        return f"supported by {support.chunk_id!r}"
+    return "unsupported" + (f" (cites {support.chunk_id!r})" if support.chunk_id else "")
 
 
 @invariant("GRD-005", cases=ground_cases, requires=("grounding",))

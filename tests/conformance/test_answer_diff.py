@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace as dc_replace
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ from ragward.conformance.contract import Capabilities
 from ragward.conformance.invariant import REGISTRY, Violation
 from ragward.conformance.records import Asker, Hit, Policy, Result
 from ragward.conformance.runner import replay, run_invariant
-from ragward.engines.reference import reference_factory
+from ragward.engines.reference import ReferenceSystem, reference_factory
+from tests.conformance.broken import BROKEN
 from tests.conformance.planted import FACTORIES
 
 _CAPS = Capabilities(modes=("hybrid", "lexical"), rerank_toggle=True)
@@ -137,3 +139,91 @@ def test_a_tie_out_of_order_names_ranks_scores_and_the_question() -> None:
     assert " asked by u" in question, question
     assert len(lines) == 2, lines
     assert all(re.fullmatch(r"  \S+ +rank \d+, score [0-9.e-]+", line) for line in lines), lines
+
+
+class _DepthScoresDoubled(ReferenceSystem):
+    """Lexical only; every score under limits counted in documents doubled."""
+
+    capabilities = dc_replace(ReferenceSystem.capabilities, modes=("lexical",))
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        result = super().retrieve(query, asker, now_tick, policy)
+        if policy.limit_unit != "documents":
+            return result
+        return dc_replace(result, hits=tuple(dc_replace(h, score=2 * h.score) for h in result.hits))
+
+
+class _FloorDropsBest(ReferenceSystem):
+    """Under a rerank floor set near the scores, the best hit is left out."""
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        result = super().retrieve(query, asker, now_tick, policy)
+        if not policy.rerank or policy.rerank_min_score < -1e6:
+            return result
+        return dc_replace(result, hits=result.hits[1:])
+
+
+@pytest.mark.parametrize(
+    ("factory", "invariant_id", "reason", "lines"),
+    [
+        (
+            BROKEN["unstable-ties"][0],
+            "FUS-004",
+            r"hybrid answer vs the RRF of the lexical and dense answers: \S+ .*",
+            [r"'.*' asked by .*: hybrid, rerank off, .*; lexical \[.*\], dense \[.*\]"],
+        ),
+        (
+            _FloorDropsBest,
+            "FUS-006",
+            r"hits with the floor on a rerank score \(\S+\) vs those above it under a floor "
+            r"far below: \S+ removed: rank 1 -> none( \(\+\d+ more\))?",
+            [r"'.*' asked by .*: \w+, rerank on, .*rerank_min_score .*", r"  \S+ +removed: .*"],
+        ),
+        (
+            FACTORIES["rrf-sum-in-order"],
+            "FUS-002",
+            r"fuse of the rankings listed in order \[[0-9, ]+\]: \S+ score \S+ -> \S+",
+            [r"fuse of \d+ rankings at k=\S+", r"  \S+ +score \S+ -> \S+"],
+        ),
+        (
+            FACTORIES["grounding-ties-by-order"],
+            "GRD-004",
+            r"reordering the retrieved hits changed the verdicts: claim .* -> .*",
+            [r"\d+ claims grounded at min_overlap=\S+ against \[.*\], then against \[.*\]"],
+        ),
+        (
+            BROKEN["double-counted"][0],
+            "PRE-003",
+            r"counts after adding \d+ hidden and \d+ stale one-chunk matching documents "
+            r"\(\d+ of other tenants\): \S+ \d+ -> \d+ \([+-]\d+\), expected (at most )?[+-]\d+",
+            [r"'.*' asked by .*", r"  \S+ +\d+ -> \d+ \([+-]\d+\), expected .*"],
+        ),
+        (
+            BROKEN["double-counted"][0],
+            "PRE-002",
+            r"eligible matches after adding .* outside the view: eligible \(considered - "
+            r"excluded\) -?\d+ -> -?\d+( \(\+\d+ more\))?",
+            [r"'.*' asked by .*", r"  eligible \(considered - excluded\)  -?\d+ -> -?\d+"],
+        ),
+        (
+            _DepthScoresDoubled,
+            "DEPTH-001",
+            r"lexical hits at document depth \d+ vs the wide ranking cut there: "
+            r"\S+ score \S+ -> \S+( \(\+\d+ more\))?",
+            [r"'.*' asked by .*: lexical, .*limits in documents.*", r"  \S+ +score \S+ -> \S+"],
+        ),
+    ],
+)
+def test_comparisons_of_two_answers_read_as_diffs(
+    factory: Any, invariant_id: str, reason: str, lines: list[str]
+) -> None:
+    """Fused rankings, grounding verdicts, audit counts and document-depth answers compared
+    read as the same aligned diff: no raw tuple, no record repr, no "became"."""
+    verdict = run_invariant(REGISTRY[invariant_id], factory, shrink=False)
+    assert verdict.status == "fail", verdict.reason
+    assert re.fullmatch(reason, verdict.reason), verdict.reason
+    for pattern, line in zip(lines, verdict.detail, strict=False):
+        assert re.fullmatch(pattern, line), (pattern, verdict.detail)
+    whole = "\n".join((verdict.reason, *verdict.detail))
+    for raw in ("((", "Support(", "Hit(", "Policy(", "became"):
+        assert raw not in whole, whole
