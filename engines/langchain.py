@@ -84,7 +84,7 @@ def _embeddings(settings: Settings) -> Any:
     """ragward's embedder as LangChain ``Embeddings`` (nothing downloaded)."""
     from langchain_core.embeddings import Embeddings
 
-    class RagwardEmbeddings(Embeddings):  # type: ignore[misc,valid-type]
+    class RagwardEmbeddings(Embeddings):  # type: ignore[misc,valid-type,unused-ignore]
         def embed_documents(self, texts: list[str]) -> list[list[float]]:
             return [[float(x) for x in v] for v in settings.embedder.embed(texts)]
 
@@ -134,7 +134,7 @@ def _filtered(inner: Any, keep: Callable[[Any], bool]) -> Any:
     a post-filter is: the BM25 retriever has no filter of its own)."""
     from langchain_core.retrievers import BaseRetriever
 
-    class PostFiltered(BaseRetriever):  # type: ignore[misc,valid-type]
+    class PostFiltered(BaseRetriever):  # type: ignore[misc,valid-type,unused-ignore]
         def _get_relevant_documents(self, query: str, **_: Any) -> list[Any]:
             return [d for d in inner.invoke(query) if keep(d)]
 
@@ -244,12 +244,12 @@ class ChainSystem:
             and legs.dense_count
             and self.settings.query_vector(query) is not None
         ):
-            retrievers.append(
-                legs.store.as_retriever(search_kwargs={"k": limit, "filter": keep})
-            )
+            retrievers.append(legs.store.as_retriever(search_kwargs={"k": limit, "filter": keep}))
         found: list[Any] = []
         if policy.mode == "hybrid" and retrievers:
-            found = EnsembleRetriever(retrievers=retrievers).invoke(query)
+            # Equal weights, c = 60: the documented defaults, spelled out.
+            weights = [1 / len(retrievers)] * len(retrievers)
+            found = EnsembleRetriever(retrievers=retrievers, weights=weights).invoke(query)
         elif retrievers:
             found = retrievers[0].invoke(query)
         by_id = {_doc_id(row): row for doc_rows in self._rows.values() for row in doc_rows}

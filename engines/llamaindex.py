@@ -76,7 +76,7 @@ _LABELS = ["tenant", "doc_id", "chunk_id", "version", "level", "barrier", "tick"
 def _core() -> Any:
     try:
         import llama_index.core
-        import llama_index.retrievers.bm25  # noqa: F401  (the lexical leg's package)
+        import llama_index.retrievers.bm25  # the lexical leg's package
     except ImportError as error:
         raise MissingExtra(
             f"engine 'llamaindex' needs {error.name}: pip install 'ragward[llamaindex]'"
@@ -96,15 +96,13 @@ def view_filters(view: View) -> Any:
         MetadataFilters,
     )
 
-    filters = [
+    filters: list[MetadataFilter | MetadataFilters] = [
         MetadataFilter(key="tenant", value=view.tenant, operator=FilterOperator.EQ),
         MetadataFilter(key="level", value=view.max_level, operator=FilterOperator.LTE),
         MetadataFilter(key="barrier", value=["", *view.barriers], operator=FilterOperator.IN),
     ]
     if view.min_tick is not None:
-        filters.append(
-            MetadataFilter(key="tick", value=view.min_tick, operator=FilterOperator.GTE)
-        )
+        filters.append(MetadataFilter(key="tick", value=view.min_tick, operator=FilterOperator.GTE))
     return MetadataFilters(filters=filters)
 
 
@@ -112,7 +110,7 @@ def _embedding(settings: Settings) -> Any:
     """ragward's embedder as a LlamaIndex embedding model (nothing downloaded)."""
     from llama_index.core.embeddings import BaseEmbedding
 
-    class RagwardEmbedding(BaseEmbedding):  # type: ignore[misc,valid-type]
+    class RagwardEmbedding(BaseEmbedding):  # type: ignore[misc,valid-type,unused-ignore]
         def _vectors(self, texts: list[str]) -> list[list[float]]:
             return [[float(x) for x in v] for v in settings.embedder.embed(texts)]
 
@@ -244,7 +242,7 @@ class LlamaSystem:
                 filters=filters,
                 # The reference's tokens, read as they are: no stemming, no stop words.
                 skip_stemming=True,
-                language=None,  # type: ignore[arg-type]
+                language=None,  # type: ignore[arg-type,unused-ignore]
                 token_pattern=r"\S+",
             )
         except ValueError as error:
@@ -255,6 +253,7 @@ class LlamaSystem:
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         from llama_index.core.llms import MockLLM
         from llama_index.core.retrievers import QueryFusionRetriever
+        from llama_index.core.retrievers.fusion_retriever import FUSION_MODES
         from llama_index.core.schema import QueryBundle
 
         view = View.of(asker, now_tick, policy)
@@ -276,7 +275,7 @@ class LlamaSystem:
             fusion = QueryFusionRetriever(
                 retrievers,
                 llm=MockLLM(),  # never called: one query, no generated ones
-                mode="reciprocal_rerank",  # type: ignore[arg-type]
+                mode=FUSION_MODES.RECIPROCAL_RANK,
                 similarity_top_k=policy.result_limit,
                 num_queries=1,
                 use_async=False,
