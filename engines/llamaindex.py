@@ -22,7 +22,8 @@ Two configurations a team would really choose:
 
 Neither index takes writes after it is built (bm25s has no incremental update), so the
 adapter rebuilds them from the current nodes before the first read after a write; the
-BM25 retriever is built per question, since its filter is fixed when it is built. The
+BM25 retriever is built per question over that index (``existing_bm25=``, as a persisted
+one is loaded), since its filter is fixed when it is built. The
 fusion's ``k`` is LlamaIndex's constant 60 with ranks from 0 (ragward's ``rrf_k = 59``)
 and cannot be set, so ``policy_knobs`` is not declared; the candidate and result limits
 are still passed as the retrievers' ``similarity_top_k``. Versions are kept in memory
@@ -154,8 +155,14 @@ def _node(row: IndexRow) -> Any:
     )
 
 
+#: How the BM25 retriever reads a node: the reference's tokens as they are (no stemming,
+#: no stop words), as every adapter's lexical index reads them.
+_READING: dict[str, Any] = {"skip_stemming": True, "token_pattern": r"\S+"}
+
+
 class _Scope:
-    """The nodes of one corpus (every tenant, or one) and the vector index over them."""
+    """The nodes of one corpus (every tenant, or one), the vector index over them and,
+    once a lexical question needs it, their bm25s index."""
 
     def __init__(self, core: Any, rows: Sequence[IndexRow], embed_model: Any) -> None:
         self.nodes = [_node(row) for row in rows]
@@ -163,6 +170,20 @@ class _Scope:
         embedded = [node for node in self.nodes if node.embedding is not None]
         self.index = core.VectorStoreIndex(embedded, embed_model=embed_model)
         self.dense_count = len(embedded)
+        self._bm25: Any = None
+
+    def bm25(self) -> Any:
+        """The scope's ``bm25s.BM25``, built by the retriever and holding its corpus, as
+        ``BM25Retriever.persist`` saves it and ``bm25s.BM25.load(load_corpus=True)`` reads
+        it back: what ``existing_bm25=`` takes, so that a retriever with the asker's
+        ``filters=`` is built per question without indexing the nodes again."""
+        from llama_index.retrievers.bm25 import BM25Retriever
+
+        if self._bm25 is None:
+            built = BM25Retriever.from_defaults(nodes=self.nodes, language=None, **_READING)
+            built.bm25.corpus = built.corpus
+            self._bm25 = built.bm25
+        return self._bm25
 
 
 class LlamaSystem:
@@ -236,14 +257,8 @@ class LlamaSystem:
         if not scope.nodes:
             return None
         try:
-            return BM25Retriever.from_defaults(
-                nodes=scope.nodes,
-                similarity_top_k=limit,
-                filters=filters,
-                # The reference's tokens, read as they are: no stemming, no stop words.
-                skip_stemming=True,
-                language=None,  # type: ignore[arg-type,unused-ignore]
-                token_pattern=r"\S+",
+            return BM25Retriever(
+                existing_bm25=scope.bm25(), similarity_top_k=limit, filters=filters, **_READING
             )
         except ValueError as error:
             if "filtered out" in str(error):
