@@ -50,7 +50,16 @@ class Configuration:
 
     def missing(self) -> list[str]:
         """The modules it needs that are not installed."""
-        return [m for m in self.modules if importlib.util.find_spec(m) is None]
+        return [m for m in self.modules if not _installed(m)]
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported, found without importing it (beyond its parent
+    packages, which ``find_spec`` of a dotted name imports and which raise when absent)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def configurations() -> list[Configuration]:
