@@ -13,6 +13,7 @@ pinned one only while it still fails when replayed (run with the engines install
     python -m tools.pin_findings --from-rev REV       # and those of the matrix at git REV
     python -m tools.pin_findings --minimise           # and minimise every case again
     python -m tools.pin_findings --check              # only replay; exit 1 if one passes
+    python -m tools.pin_findings --only LABEL,...     # only these columns (any of the above)
 
 Of the cases a cell has (the pinned one, the current matrix's, the older matrix's), the
 smallest that still fails is kept: fewest documents, then fewest words of JSON, then the
@@ -154,13 +155,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--minimise", action="store_true", help="minimise every case again before keeping one"
     )
+    parser.add_argument("--only", metavar="LABEL,...", help="only these columns")
     args = parser.parse_args(argv)
+    wanted = {w.strip() for w in args.only.split(",")} if args.only else None
     FINDINGS.mkdir(parents=True, exist_ok=True)
     lost = 0
     with tempfile.TemporaryDirectory() as older:
         if args.from_rev:
             _at_revision(args.from_rev, Path(older))
         for configuration in _columns():
+            if wanted is not None and label(configuration) not in wanted:
+                continue
             if configuration.missing():
                 print(f"{label(configuration)}: not installed, left as it is", file=sys.stderr)
                 continue
