@@ -52,7 +52,9 @@ A deployment (``dsn``) needs: the login role may ``CREATE`` schemas in the datab
 (each system is a new schema, dropped when the adapter is collected); it is a member of
 a reader role (``RAGWARD_PG_READER``, default ``ragward_reader``) that is neither
 superuser nor ``BYPASSRLS`` nor the owner of the tables; and the ``vector`` extension
-is installed in a schema on the search path.
+is installed in a schema on the search path. :mod:`~ragward.engines.pg_deployment`
+refuses any other (exit 2, one line) before the first schema is made, and every system,
+whatever its server, asks ``row_security_active`` as the reader before it is used.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ragward.conformance import Asker, Capabilities, Doc, Policy, Result
-from ragward.engines import Configuration
+from ragward.engines import Configuration, pg_deployment
 from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
 from ragward.engines.pg_server import TemporaryServer, pgserver_bin
 from ragward.errors import InvalidArgument, MissingExtra
@@ -243,8 +245,12 @@ def _deployment(url: str | None, reader: str | None) -> Database:
     key = (url, reader)
     with _lock:
         if key not in _databases:
-            psycopg = _psycopg("postgres")
-            connection = psycopg.connect(url, autocommit=True)
+            connection = pg_deployment.connect(_psycopg("postgres"), url)
+            try:
+                pg_deployment.check(connection, reader)
+            except BaseException:
+                connection.close()
+                raise
             atexit.register(connection.close)
             _databases[key] = Database(connection, None, reader)
         return _databases[key]
@@ -340,7 +346,7 @@ class PostgresSystem:
     # -- schema -------------------------------------------------------------------------
 
     def _create(self) -> None:
-        s, reader = self.schema, self.database.reader
+        s, reader = self.schema, pg_deployment.quoted(self.database.reader)
         column = "float8[]" if self.vectors == "array" else f"vector({self.settings.dimensions})"
         statements = [f"DROP SCHEMA IF EXISTS {d} CASCADE" for d in self._drain()]
         statements += [
@@ -379,6 +385,8 @@ class PostgresSystem:
         with self.database.transaction() as cursor:
             for statement in statements:
                 cursor.execute(statement.encode())
+            # Refused here, the schema is rolled back with the transaction.
+            pg_deployment.refuse_unless_secured(cursor, self.database.reader, f"{s}.chunks")
 
     def _drain(self) -> list[str]:
         doomed = self.database.doomed
@@ -455,7 +463,7 @@ class PostgresSystem:
                 f"SELECT count(*) {counted} AND tenant = %(tenant)s".encode(), arguments
             )
             considered = _one(cursor)
-            cursor.execute(f"SET LOCAL ROLE {self.database.reader}".encode())
+            cursor.execute(f"SET LOCAL ROLE {pg_deployment.quoted(self.database.reader)}".encode())
             cursor.execute(
                 b"""SELECT set_config('ragward.tenant', %s, true),
                     set_config('ragward.max_level', %s, true),
