@@ -6,8 +6,10 @@ cases — an engine defect found by one sample can hide from the next. A finding
 made, should not depend on that luck. This tool keeps, per configuration, a report of the
 failures ever found (``reports/engines/findings/<label>.json``, in the format
 ``ragward conform --replay`` reads), adds the failures of the current matrix, and keeps a
-pinned one only while it still fails when replayed (run with the engines installed).
-``tests/engines/test_findings.py`` replays every pinned case in CI.
+pinned one only while it still fails when replayed (run with the engines installed) and
+holds on the reference (a case the reference fails too is the kit's problem, not an
+engine's finding). ``tests/engines/test_findings.py`` replays every pinned case in CI,
+through the pytest file ``ragward conform --emit-test`` writes for it.
 
     python tools/pin_findings.py                      # add the current matrix's failures
     python tools/pin_findings.py --from-rev REV       # and those of the matrix at git REV
@@ -88,6 +90,21 @@ def still_fails(configuration: Configuration, verdict: Verdict) -> bool:
     return True
 
 
+def holds_on_reference(configuration: Configuration, verdict: Verdict) -> bool:
+    """Whether the pinned case holds on the reference (replayed once, in a fresh process)."""
+    with tempfile.TemporaryDirectory() as folder:
+        case = Path(folder) / "case.json"
+        pinned = Report(impl_of(configuration), "ci", (verdict,), selection=(verdict.id,))
+        case.write_text(to_json(pinned), "utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "ragward", "conform", "--replay", str(case)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    return done.returncode == 0
+
+
 def _write(configuration: Configuration, verdicts: dict[str, Verdict]) -> None:
     path = FINDINGS / f"{label(configuration)}.json"
     if not verdicts:
@@ -128,11 +145,17 @@ def main(argv: list[str] | None = None) -> int:
                 pinned = {**found, **pinned}  # a pinned case stays the one pinned
             kept = {}
             for invariant, verdict in sorted(pinned.items()):
-                if still_fails(configuration, verdict):
-                    kept[invariant] = verdict
+                if not still_fails(configuration, verdict):
+                    why = "passes when replayed"
+                elif configuration is not REFERENCE and not holds_on_reference(
+                    configuration, verdict
+                ):
+                    why = "fails on the reference too: the kit's problem, not a finding"
                 else:
-                    lost += 1
-                    print(f"{label(configuration)} {invariant}: passes when replayed", flush=True)
+                    kept[invariant] = verdict
+                    continue
+                lost += 1
+                print(f"{label(configuration)} {invariant}: {why}", flush=True)
             print(f"{label(configuration)}: {len(kept)} findings pinned", flush=True)
             if not args.check:
                 _write(configuration, kept)
