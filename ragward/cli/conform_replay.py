@@ -1,9 +1,9 @@
 """``ragward conform --replay FILE``: a stored counterexample run again, and explained.
 
-The case prints again as a failing run prints it (documents, then steps, then the
-question), with what failed; then a plain verdict: ``ISO-002 now holds on <impl>`` (exit
-0, the stored reason and diff shown as what it *was*) or ``ISO-002 still fails on
-<impl>:`` with today's reason and diff (exit 1). With ``--emit-test FILE`` a case that
+The case prints again as a failing run prints it, with what failed, under a plain
+verdict: ``ISO-002 now holds on <impl>`` (exit 0, the stored reason and diff shown as
+what it *was*) or ``ISO-002 still fails on <impl>:`` with today's reason and diff (exit
+1). With ``--emit-test FILE`` a case that
 still fails is also written as a pytest file (:mod:`ragward.conformance.emit`).
 """
 
