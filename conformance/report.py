@@ -19,6 +19,7 @@ from ragward.clipped import clip, escaped
 from ragward.conformance.runner import REASON_LIMIT, Report, Verdict
 
 __all__ = [
+    "case_lines",
     "format_counterexample",
     "outcome",
     "render_table",
@@ -202,15 +203,17 @@ def summarize(case: Any) -> str:
     return ", ".join(parts)
 
 
-def format_counterexample(verdict: Verdict) -> str:
+def format_counterexample(verdict: Verdict, *, label: str = "", origin: str = "") -> str:
     """A failing verdict as a person reads it: what broke, the case, how to replay it.
 
     Documents print as ``tenant/doc_id vN [classification, barrier, tick]: "text"``,
     askers as ``user@tenant (clearance, barriers)``; any other field of the case prints
-    as its data, so every invariant's case renders without special code.
+    as its data, so every invariant's case renders without special code. ``label``
+    replaces the verdict's status before its reason (``was`` for a stored failure that
+    now holds), ``origin`` says where the case came from instead of how it was found.
     """
     lines = [f"{verdict.id} ({verdict.level}) {verdict.title}"]
-    lines.append(f"  {verdict.status}: {_said(verdict.reason)}")
+    lines.append(f"  {label or verdict.status}: {_said(verdict.reason)}")
     lines.extend(f"    {_clean(line)}" for line in verdict.detail)
     if verdict.counterexample is None:
         lines.append("  (no counterexample: it failed before any case was drawn)")
@@ -222,13 +225,18 @@ def format_counterexample(verdict: Verdict) -> str:
         if verdict.minimised is not None:
             cut = "" if verdict.minimised[1] else ", stopped at its cap"
             steps += f", minimised in {_count(verdict.minimised[0], 'step')}{cut}"
-        run = f" ({found}{steps})"
+        run = f" ({origin or found + steps})"
         lines.append(f"  counterexample{run}:")
         lines.extend(_render(verdict.counterexample, indent=4))
     command = replay_command(verdict)
     if command:
         lines.append(f"  replay: {command}")
     return "\n".join(lines)
+
+
+def case_lines(case: Any) -> list[str]:
+    """A counterexample (its data) as :func:`format_counterexample` renders it, unindented."""
+    return _render(case, indent=0)
 
 
 def _count(number: int, noun: str) -> str:
