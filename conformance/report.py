@@ -37,7 +37,7 @@ SCHEMA = 2
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _DOC_KEYS = frozenset({"tenant", "doc_id", "text"})
-_ASKER_KEYS = frozenset({"user_id", "tenant", "max_classification"})
+_ASKER_KEYS = frozenset({"user_id", "tenant"})
 _HIT_KEYS = frozenset({"chunk_id", "start", "end", "text"})
 _TEXT_WIDTH = 100
 
@@ -312,7 +312,7 @@ def _line(value: Any) -> str:
     if _kind(value, _ASKER_KEYS):
         barriers = ", ".join(map(_name, value.get("barriers") or ())) or "no barriers"
         who = f"{_name(value['user_id'])}@{_name(value['tenant'])}"
-        return f"{who} ({_name(value['max_classification'])}, {barriers})"
+        return f"{who} ({_name(value.get('max_classification', 'internal'))}, {barriers})"
     if _kind(value, _HIT_KEYS):
         where = f"{_name(value.get('doc_id', '?'))} v{value.get('version', '?')}"
         score = f" score={value['score']!r}" if "score" in value else ""
@@ -330,7 +330,7 @@ def _line(value: Any) -> str:
 def _doc(doc: dict[str, Any]) -> str:
     barrier = f"barrier {_name(doc['barrier'])}" if doc.get("barrier") else "no barrier"
     head = f"{_name(doc['tenant'])}/{_name(doc['doc_id'])} v{doc.get('version', 1)}"
-    kind = _name(doc.get("classification", "?"))
+    kind = _name(doc.get("classification", "internal"))  # a stored case omits defaults
     tags = f"[{kind}, {barrier}, tick {doc.get('updated_tick', 0)}]"
     title = f" title={_short(doc['title'], 40)}" if doc.get("title") else ""
     return f"{head} {tags}{title}: {_short(doc['text'], _TEXT_WIDTH)}"

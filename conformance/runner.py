@@ -30,7 +30,7 @@ from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.loading import one_line
 from ragward.conformance.minimise import MINIMISE_STEPS, minimise_failure
 from ragward.conformance.processes import close_other_processes, other_process
-from ragward.conformance.records import from_data, to_data
+from ragward.conformance.records import case_data, from_data
 from ragward.conformance.view import fitted_case
 
 __all__ = [
@@ -275,7 +275,7 @@ def _minimised(
         verdict,
         reason=first_line(reason, REASON_LIMIT),
         detail=detail,
-        counterexample=to_data(fitted_case(found.case, capabilities)),
+        counterexample=case_data(fitted_case(found.case, capabilities)),
         minimised=(found.steps, found.complete),
     )
 
@@ -483,7 +483,7 @@ def _failure(
 ) -> Verdict:
     # The case as the adapter was sent it: its policies and documents fitted to the
     # declared capabilities (fitting twice changes nothing, so it replays the same).
-    data = to_data(fitted_case(case[0], capabilities)) if case else None
+    data = case_data(fitted_case(case[0], capabilities)) if case else None
     return Verdict(
         invariant.id,
         invariant.level,
