@@ -248,7 +248,7 @@ def _render(value: Any, indent: int) -> list[str]:
     if not isinstance(value, dict):
         return [f"{pad}{_scalar(value)}"]
     lines = []
-    for key, item in value.items():
+    for key, item in sorted(value.items(), key=lambda pair: _scenario_order(pair[1])):
         if isinstance(item, list) and item and all(_special(x) or _flat(x) for x in item):
             lines.append(f"{pad}{key}:")
             lines.extend(f"{pad}  - {_line(x)}" for x in item)
@@ -267,6 +267,19 @@ def _render(value: Any, indent: int) -> list[str]:
         else:
             lines.append(f"{pad}{key}: {_line(item)}")
     return lines
+
+
+def _scenario_order(item: Any) -> int:
+    """Where a field goes in a case read as a scenario: its documents first, then the
+    steps (operations), then records holding more of either, then the question and the
+    rest (a stable sort: each group keeps the record's field order)."""
+    if isinstance(item, list) and item and all(_kind(x, _DOC_KEYS) for x in item):
+        return 0
+    if isinstance(item, list) and item and all(_step(x) for x in item):
+        return 1
+    if isinstance(item, dict) and not _special(item) and not _flat(item):
+        return 2
+    return 3
 
 
 def _step(value: Any) -> bool:

@@ -40,7 +40,7 @@ def replay_stored(
     from ragward.conformance.guard import CallTimeout, guarded
     from ragward.conformance.invariant import REGISTRY, Violation
     from ragward.conformance.loading import check_system, one_line
-    from ragward.conformance.records import from_data, to_data
+    from ragward.conformance.records import case_data, from_data
     from ragward.conformance.report import format_counterexample
     from ragward.conformance.runner import DETAIL_LINES, Verdict, replay, said
 
@@ -68,7 +68,7 @@ def replay_stored(
         ["ragward", "conform", *selects, "--replay", str(path), "--invariant", invariant.id]
     )
     where = f"stored in {path}"
-    data = to_data(case)  # in the case's field order, not the file's sorted one
+    data = case_data(case)  # in the case's field order, not the file's sorted one
     if not status:
         stored = entry.get("diff")
         was = Verdict(
