@@ -37,7 +37,7 @@ from ragward.conformance.records import CLASSIFICATIONS, LIMIT_UNITS, MODES
 __all__ = ["MINIMISE_STEPS", "Minimised", "minimise", "minimise_failure"]
 
 #: Calls of the invariant's check the minimiser may make per failing invariant, by profile.
-MINIMISE_STEPS: dict[str, int] = {"ci": 1_000, "thorough": 5_000}
+MINIMISE_STEPS: dict[str, int] = {"ci": 2_000, "thorough": 10_000}
 
 Path = tuple[str | int, ...]
 
