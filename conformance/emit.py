@@ -96,6 +96,7 @@ def _docstring(lines: Sequence[str]) -> str:
             WIDTH - (4 if number == 0 else 0),  # the first line follows r"""
             subsequent_indent=indent + "  ",
             break_on_hyphens=False,
+            break_long_words=False,  # a long path stays whole, on a line of its own
         ) or [""]
     body = "\n".join(out)
     return f'r"""{body}\n"""\n'

@@ -128,7 +128,10 @@ def test_emit_test_fails_on_the_defect_and_passes_on_the_reference(
 
 
 def test_a_run_with_one_selected_failure_emits_its_test(tmp_path: Path) -> None:
-    test = tmp_path / "test_from_run.py"
+    # A path longer than a docstring line stays whole (it broke mid-word under xdist).
+    folder = tmp_path / ("a-long-folder-name-" * 6)
+    folder.mkdir()
+    test = folder / "test_from_run.py"
     result = _ragward("--impl", PLANTED, "--select", "STAT-001", "--emit-test", str(test))
     assert result.returncode == 1, result.stderr
     said = " ".join(test.read_text(encoding="utf-8").split('"""')[1].split())
