@@ -199,24 +199,27 @@ def run_invariant(
     the reference), where it must hold.
     """
     budget = shrink_budget
+    with _calls_limited(factory, call_timeout) as limited:
+        return _minimised(
+            _run_invariant(invariant, limited, profile, replay_hint, shrink, budget),
+            invariant,
+            limited,
+            profile if shrink and budget is None else "",
+            baseline,
+        )
+
+
+@contextmanager
+def _calls_limited(factory: Factory, call_timeout: float | None) -> Iterator[Factory]:
+    """``factory``, each call into its systems limited to ``call_timeout`` seconds (None:
+    as it is); the guard closed and other processes ended on the way out."""
     try:
         if call_timeout is None:
-            return _minimised(
-                _run_invariant(invariant, factory, profile, replay_hint, shrink, budget),
-                invariant,
-                factory,
-                profile if shrink and budget is None else "",
-                baseline,
-            )
+            yield factory
+            return
         limited = guarded(factory, call_timeout)
         try:
-            return _minimised(
-                _run_invariant(invariant, limited, profile, replay_hint, shrink, budget),
-                invariant,
-                limited,
-                profile if shrink and budget is None else "",
-                baseline,
-            )
+            yield limited
         finally:
             limited.close()
     finally:
@@ -240,16 +243,8 @@ def minimise_verdict(
     if verdict.id not in REGISTRY:
         raise ValueError(f"unknown invariant id {verdict.id!r}")
     invariant = REGISTRY[verdict.id]
-    try:
-        if call_timeout is None:
-            return _minimised(verdict, invariant, factory, profile, baseline)
-        limited = guarded(factory, call_timeout)
-        try:
-            return _minimised(verdict, invariant, limited, profile, baseline)
-        finally:
-            limited.close()
-    finally:
-        close_other_processes()
+    with _calls_limited(factory, call_timeout) as limited:
+        return _minimised(verdict, invariant, limited, profile, baseline)
 
 
 #: How a verdict says that hypothesis' shrink ran out of budget (the minimiser then goes on).
