@@ -8,8 +8,9 @@ tuples of one record such as ``flood``/``flood_at`` cut together), over the word
 text, then shorter words (renamed everywhere in the case at once, so a query keeps
 matching its documents), then fields to their declared defaults (``rrf_k=60`` reads as
 "nothing special"; a field at its default is left so), optional fields to None, booleans
-to False, and ticks and numbers toward zero. A candidate is taken only when ``keeps`` says
-it still fails the same way; a candidate the check rejects as invalid is not taken.
+to False, and ticks and numbers toward zero (zero, one, half; one less only up to 16). A
+candidate is taken only when ``keeps`` says it still fails the same way; a candidate the
+check rejects as invalid is not taken.
 
 It is counted in steps (calls of ``keeps``), never in seconds: it ends at the same case on
 every machine and under any load. It stops when a whole round of moves changes nothing
@@ -36,7 +37,7 @@ from ragward.conformance.records import CLASSIFICATIONS, LIMIT_UNITS, MODES
 __all__ = ["MINIMISE_STEPS", "Minimised", "minimise", "minimise_failure"]
 
 #: Calls of the invariant's check the minimiser may make per failing invariant, by profile.
-MINIMISE_STEPS: dict[str, int] = {"ci": 400, "thorough": 2_000}
+MINIMISE_STEPS: dict[str, int] = {"ci": 2_000, "thorough": 10_000}
 
 Path = tuple[str | int, ...]
 
@@ -45,6 +46,8 @@ _RESERVED = frozenset({*MODES, *CLASSIFICATIONS, *LIMIT_UNITS, "ingest", "delete
 #: Fields whose text is prose, whose words may be renamed shorter.
 _PROSE = frozenset({"text", "title", "query", "question", "instructions", "memory", "claims"})
 _WORD = re.compile(r"\w+")
+#: The largest number the minimiser lowers by one (above it, only halving or zero/one).
+_CREEP_LIMIT = 16
 _PIECE = re.compile(r"\S+\s*")
 
 
@@ -269,8 +272,13 @@ def _simpler(value: Any, optional: bool) -> list[Any]:
     if isinstance(value, bool):
         return out + ([False] if value else [])
     if isinstance(value, int):
+        # Halving reaches any threshold in log steps; one less is taken only for a small
+        # number, or a failure that needs a large one (a tick at the last int64 value)
+        # would creep down one by one until the cap, each creep a less telling number.
         sign = -1 if value < 0 else 1
-        steps = [0, 1, abs(value) // 2, abs(value) - 1]
+        steps = [0, 1, abs(value) // 2]
+        if abs(value) <= _CREEP_LIMIT:
+            steps.append(abs(value) - 1)
         return out + [sign * s for s in dict.fromkeys(steps) if 0 <= s < abs(value)]
     if isinstance(value, float):
         rounded = [0.0, 1.0, float(round(value)), round(value, 1), round(value, 2)]

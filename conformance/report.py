@@ -19,6 +19,7 @@ from ragward.clipped import clip, escaped
 from ragward.conformance.runner import REASON_LIMIT, Report, Verdict
 
 __all__ = [
+    "case_lines",
     "format_counterexample",
     "outcome",
     "render_table",
@@ -36,7 +37,7 @@ SCHEMA = 2
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _DOC_KEYS = frozenset({"tenant", "doc_id", "text"})
-_ASKER_KEYS = frozenset({"user_id", "tenant", "max_classification"})
+_ASKER_KEYS = frozenset({"user_id", "tenant"})
 _HIT_KEYS = frozenset({"chunk_id", "start", "end", "text"})
 _TEXT_WIDTH = 100
 
@@ -202,15 +203,17 @@ def summarize(case: Any) -> str:
     return ", ".join(parts)
 
 
-def format_counterexample(verdict: Verdict) -> str:
+def format_counterexample(verdict: Verdict, *, label: str = "", origin: str = "") -> str:
     """A failing verdict as a person reads it: what broke, the case, how to replay it.
 
     Documents print as ``tenant/doc_id vN [classification, barrier, tick]: "text"``,
     askers as ``user@tenant (clearance, barriers)``; any other field of the case prints
-    as its data, so every invariant's case renders without special code.
+    as its data, so every invariant's case renders without special code. ``label``
+    replaces the verdict's status before its reason (``was`` for a stored failure that
+    now holds), ``origin`` says where the case came from instead of how it was found.
     """
     lines = [f"{verdict.id} ({verdict.level}) {verdict.title}"]
-    lines.append(f"  {verdict.status}: {_said(verdict.reason)}")
+    lines.append(f"  {label or verdict.status}: {_said(verdict.reason)}")
     lines.extend(f"    {_clean(line)}" for line in verdict.detail)
     if verdict.counterexample is None:
         lines.append("  (no counterexample: it failed before any case was drawn)")
@@ -222,13 +225,18 @@ def format_counterexample(verdict: Verdict) -> str:
         if verdict.minimised is not None:
             cut = "" if verdict.minimised[1] else ", stopped at its cap"
             steps += f", minimised in {_count(verdict.minimised[0], 'step')}{cut}"
-        run = f" ({found}{steps})"
+        run = f" ({origin or found + steps})"
         lines.append(f"  counterexample{run}:")
         lines.extend(_render(verdict.counterexample, indent=4))
     command = replay_command(verdict)
     if command:
         lines.append(f"  replay: {command}")
     return "\n".join(lines)
+
+
+def case_lines(case: Any) -> list[str]:
+    """A counterexample (its data) as :func:`format_counterexample` renders it, unindented."""
+    return _render(case, indent=0)
 
 
 def _count(number: int, noun: str) -> str:
@@ -240,7 +248,7 @@ def _render(value: Any, indent: int) -> list[str]:
     if not isinstance(value, dict):
         return [f"{pad}{_scalar(value)}"]
     lines = []
-    for key, item in value.items():
+    for key, item in sorted(value.items(), key=lambda pair: _scenario_order(pair[1])):
         if isinstance(item, list) and item and all(_special(x) or _flat(x) for x in item):
             lines.append(f"{pad}{key}:")
             lines.extend(f"{pad}  - {_line(x)}" for x in item)
@@ -259,6 +267,19 @@ def _render(value: Any, indent: int) -> list[str]:
         else:
             lines.append(f"{pad}{key}: {_line(item)}")
     return lines
+
+
+def _scenario_order(item: Any) -> int:
+    """Where a field goes in a case read as a scenario: its documents first, then the
+    steps (operations), then records holding more of either, then the question and the
+    rest (a stable sort: each group keeps the record's field order)."""
+    if isinstance(item, list) and item and all(_kind(x, _DOC_KEYS) for x in item):
+        return 0
+    if isinstance(item, list) and item and all(_step(x) for x in item):
+        return 1
+    if isinstance(item, dict) and not _special(item) and not _flat(item):
+        return 2
+    return 3
 
 
 def _step(value: Any) -> bool:
@@ -304,7 +325,7 @@ def _line(value: Any) -> str:
     if _kind(value, _ASKER_KEYS):
         barriers = ", ".join(map(_name, value.get("barriers") or ())) or "no barriers"
         who = f"{_name(value['user_id'])}@{_name(value['tenant'])}"
-        return f"{who} ({_name(value['max_classification'])}, {barriers})"
+        return f"{who} ({_name(value.get('max_classification', 'internal'))}, {barriers})"
     if _kind(value, _HIT_KEYS):
         where = f"{_name(value.get('doc_id', '?'))} v{value.get('version', '?')}"
         score = f" score={value['score']!r}" if "score" in value else ""
@@ -322,7 +343,7 @@ def _line(value: Any) -> str:
 def _doc(doc: dict[str, Any]) -> str:
     barrier = f"barrier {_name(doc['barrier'])}" if doc.get("barrier") else "no barrier"
     head = f"{_name(doc['tenant'])}/{_name(doc['doc_id'])} v{doc.get('version', 1)}"
-    kind = _name(doc.get("classification", "?"))
+    kind = _name(doc.get("classification", "internal"))  # a stored case omits defaults
     tags = f"[{kind}, {barrier}, tick {doc.get('updated_tick', 0)}]"
     title = f" title={_short(doc['title'], 40)}" if doc.get("title") else ""
     return f"{head} {tags}{title}: {_short(doc['text'], _TEXT_WIDTH)}"

@@ -30,7 +30,7 @@ from ragward.conformance.invariant import LEVELS, REGISTRY, Invariant, Violation
 from ragward.conformance.loading import one_line
 from ragward.conformance.minimise import MINIMISE_STEPS, minimise_failure
 from ragward.conformance.processes import close_other_processes, other_process
-from ragward.conformance.records import from_data, to_data
+from ragward.conformance.records import case_data, from_data
 from ragward.conformance.view import fitted_case
 
 __all__ = [
@@ -199,24 +199,27 @@ def run_invariant(
     the reference), where it must hold.
     """
     budget = shrink_budget
+    with _calls_limited(factory, call_timeout) as limited:
+        return _minimised(
+            _run_invariant(invariant, limited, profile, replay_hint, shrink, budget),
+            invariant,
+            limited,
+            profile if shrink and budget is None else "",
+            baseline,
+        )
+
+
+@contextmanager
+def _calls_limited(factory: Factory, call_timeout: float | None) -> Iterator[Factory]:
+    """``factory``, each call into its systems limited to ``call_timeout`` seconds (None:
+    as it is); the guard closed and other processes ended on the way out."""
     try:
         if call_timeout is None:
-            return _minimised(
-                _run_invariant(invariant, factory, profile, replay_hint, shrink, budget),
-                invariant,
-                factory,
-                profile if shrink and budget is None else "",
-                baseline,
-            )
+            yield factory
+            return
         limited = guarded(factory, call_timeout)
         try:
-            return _minimised(
-                _run_invariant(invariant, limited, profile, replay_hint, shrink, budget),
-                invariant,
-                limited,
-                profile if shrink and budget is None else "",
-                baseline,
-            )
+            yield limited
         finally:
             limited.close()
     finally:
@@ -240,16 +243,8 @@ def minimise_verdict(
     if verdict.id not in REGISTRY:
         raise ValueError(f"unknown invariant id {verdict.id!r}")
     invariant = REGISTRY[verdict.id]
-    try:
-        if call_timeout is None:
-            return _minimised(verdict, invariant, factory, profile, baseline)
-        limited = guarded(factory, call_timeout)
-        try:
-            return _minimised(verdict, invariant, limited, profile, baseline)
-        finally:
-            limited.close()
-    finally:
-        close_other_processes()
+    with _calls_limited(factory, call_timeout) as limited:
+        return _minimised(verdict, invariant, limited, profile, baseline)
 
 
 #: How a verdict says that hypothesis' shrink ran out of budget (the minimiser then goes on).
@@ -275,7 +270,7 @@ def _minimised(
         verdict,
         reason=first_line(reason, REASON_LIMIT),
         detail=detail,
-        counterexample=to_data(fitted_case(found.case, capabilities)),
+        counterexample=case_data(fitted_case(found.case, capabilities)),
         minimised=(found.steps, found.complete),
     )
 
@@ -483,7 +478,7 @@ def _failure(
 ) -> Verdict:
     # The case as the adapter was sent it: its policies and documents fitted to the
     # declared capabilities (fitting twice changes nothing, so it replays the same).
-    data = to_data(fitted_case(case[0], capabilities)) if case else None
+    data = case_data(fitted_case(case[0], capabilities)) if case else None
     return Verdict(
         invariant.id,
         invariant.level,

@@ -168,13 +168,13 @@ def _in_field_order(invariant_id: str, case: Any) -> Any:
     run; as stored when it is not a case of that invariant."""
     import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
     from ragward.conformance.invariant import REGISTRY
-    from ragward.conformance.records import from_data, to_data
+    from ragward.conformance.records import case_data, from_data
 
     invariant = REGISTRY.get(invariant_id)
     if case is None or invariant is None:
         return case
     try:
-        return to_data(from_data(invariant.case_type, case))
+        return case_data(from_data(invariant.case_type, case))
     except (TypeError, ValueError):
         return case
 

@@ -6,8 +6,10 @@ cases — an engine defect found by one sample can hide from the next. A finding
 made, should not depend on that luck. This tool keeps, per configuration, a report of the
 failures ever found (``reports/engines/findings/<label>.json``, in the format
 ``ragward conform --replay`` reads), adds the failures of the current matrix, and keeps a
-pinned one only while it still fails when replayed (run with the engines installed).
-``tests/engines/test_findings.py`` replays every pinned case in CI.
+pinned one only while it still fails when replayed (run with the engines installed) and
+holds on the reference (a case the reference fails too is the kit's problem, not an
+engine's finding). ``tests/engines/test_findings.py`` replays every pinned case in CI,
+through the pytest file ``ragward conform --emit-test`` writes for it.
 
     python -m tools.pin_findings                      # add the current matrix's failures
     python -m tools.pin_findings --from-rev REV       # and those of the matrix at git REV
@@ -98,6 +100,21 @@ def still_fails(configuration: Configuration, verdict: Verdict) -> bool:
     return True
 
 
+def holds_on_reference(configuration: Configuration, verdict: Verdict) -> bool:
+    """Whether the pinned case holds on the reference (replayed once, in a fresh process)."""
+    with tempfile.TemporaryDirectory() as folder:
+        case = Path(folder) / "case.json"
+        pinned = Report(impl_of(configuration), "ci", (verdict,), selection=(verdict.id,))
+        case.write_text(to_json(pinned), "utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "ragward", "conform", "--replay", str(case)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    return done.returncode == 0
+
+
 def _write(configuration: Configuration, verdicts: dict[str, Verdict]) -> None:
     path = FINDINGS / f"{label(configuration)}.json"
     if not verdicts:
@@ -126,6 +143,18 @@ def _candidates(configuration: Configuration, older: Path, check: bool) -> dict[
             if all(v.counterexample != verdict.counterexample for v in cases):
                 cases.append(verdict)
     return out
+
+
+def _finding(configuration: Configuration, verdict: Verdict) -> bool:
+    """Whether the case fails again on its configuration and holds on the reference (a
+    case the reference fails too is the kit's problem, not an engine's finding)."""
+    if not still_fails(configuration, verdict):
+        print(f"  {label(configuration)} {verdict.id}: a case passes when replayed", flush=True)
+        return False
+    if configuration is not REFERENCE and not holds_on_reference(configuration, verdict):
+        print(f"  {label(configuration)} {verdict.id}: a case fails on the reference too")
+        return False
+    return True
 
 
 def _by_size(cases: list[Verdict]) -> list[Verdict]:
@@ -174,12 +203,13 @@ def main(argv: list[str] | None = None) -> int:
                 candidates = _minimise(configuration, candidates)
             kept = {}
             for invariant, cases in sorted(candidates.items()):
-                verdict = next((v for v in _by_size(cases) if still_fails(configuration, v)), None)
+                verdict = next((v for v in _by_size(cases) if _finding(configuration, v)), None)
                 if verdict is not None:
                     kept[invariant] = verdict
-                else:
-                    lost += 1
-                    print(f"{label(configuration)} {invariant}: passes when replayed", flush=True)
+                    continue
+                lost += 1
+                why = "no case left that fails on it and holds on the reference"
+                print(f"{label(configuration)} {invariant}: {why}", flush=True)
             print(f"{label(configuration)}: {len(kept)} findings pinned", flush=True)
             if not args.check:
                 _write(configuration, kept)

@@ -103,7 +103,7 @@ def rrf_order_free(factory: Factory, case: FuseCase) -> None:
     first = _fuse(factory, case.rankings, case.k)
     permuted = tuple(case.rankings[i] for i in case.order)
     system: Any = factory()
-    second: tuple[tuple[str, float], ...] = tuple(system.fuse(permuted, case.k))
+    second: tuple[tuple[str, float], ...] = system.fuse(permuted, case.k)
     if tuple(first.items()) != second:
         fail_with_diff(
             f"fuse of the rankings listed in order {list(case.order)}",

@@ -4,10 +4,12 @@
     ragward conform --impl mypkg.adapter:factory --json reports/conform.json
     ragward conform --external "./my-driver --stdio" --profile thorough
     ragward conform --impl mypkg.adapter:factory --replay reports/conform.json --invariant ID
+    ragward conform --impl mypkg.adapter:factory --select ISO-002 --emit-test tests/test_iso.py
 
 Exit status: 0 when every applicable invariant holds, 1 when one fails (or, replaying,
 when the case still fails), 2 for a usage or input error, printed as one line (the table
-is :mod:`ragward.exits`'s). ``--json`` is checked before the first invariant runs.
+is :mod:`ragward.exits`'s). ``--json`` and ``--emit-test`` are checked before the first
+invariant runs.
 """
 
 from __future__ import annotations
@@ -22,11 +24,10 @@ from typing import TYPE_CHECKING, Any
 from ragward.cli.options import add_implementation, open_implementation, positive_seconds
 from ragward.errors import InvalidArgument
 from ragward.outputs import check_file, write_atomic
-from ragward.parsing import Unparsable, parse_json
 
 if TYPE_CHECKING:
     from ragward.conformance.contract import Factory
-    from ragward.conformance.runner import Report, Step
+    from ragward.conformance.runner import Report, Step, Verdict
 
 __all__ = ["add_conform_parser", "run_conform"]
 
@@ -79,6 +80,14 @@ def add_conform_parser(commands: Any) -> None:
     conform.add_argument(
         "--invariant", metavar="ID", help="with --replay on a report: which failure"
     )
+    conform.add_argument(
+        "--emit-test",
+        metavar="FILE",
+        type=Path,
+        help="write a pytest file that replays the failing invariant's counterexample: it "
+        "fails on the implementation and passes on the reference (with --select ID, one "
+        "id, or with --replay)",
+    )
     conform.set_defaults(run=run_conform)
 
 
@@ -94,10 +103,26 @@ def run_conform(args: argparse.Namespace) -> int:
         raise InvalidArgument("--invariant goes with --replay (to run some, use --select)")
     if args.replay is not None and (args.select or args.json):
         raise InvalidArgument("--replay runs one stored case; it takes no --select or --json")
+    if args.emit_test is not None:
+        if args.replay is None and (args.select is None or len(_chosen(args.select)) != 1):
+            raise InvalidArgument(
+                "--emit-test writes the test of one invariant: give --select ID (one id) "
+                "or --replay FILE [--invariant ID]"
+            )
+        check_file(args.emit_test, "--emit-test")
     with contextlib.ExitStack() as stack:
         factory, name, origin = _factory(args, stack)
         if args.replay is not None:
-            return _replay(args.replay, args.invariant, factory, name, origin, _call_timeout(args))
+            from ragward.cli.conform_replay import replay_stored
+
+            return replay_stored(
+                args.replay,
+                args.invariant,
+                (factory, name, origin),
+                _call_timeout(args),
+                args.emit_test,
+                _peer(args),
+            )
         return _conform(args, factory, name, origin)
 
 
@@ -117,7 +142,28 @@ def _conform(args: argparse.Namespace, factory: Factory, name: str, origin: str)
     if args.json is not None:
         write_atomic(args.json, _to_json(report))
     _print_report(report)
+    if args.emit_test is not None:
+        _emit(args, report.verdicts[0], name, origin)
     return 0 if report.passed else 1
+
+
+def _emit(args: argparse.Namespace, verdict: Verdict, name: str, origin: str) -> None:
+    """Write ``--emit-test`` for the run's one verdict, or say why there is none."""
+    from ragward.cli.conform_replay import emit_command, write_test
+
+    if verdict.status not in ("fail", "error") or verdict.counterexample is None:
+        why = "it holds" if verdict.status == "pass" else f"no counterexample ({verdict.status})"
+        print(f"\nno test written to {args.emit_test}: {verdict.id}: {why}")
+        return
+    made_by = emit_command(origin, verdict.id, args.emit_test)
+    write_test(args.emit_test, verdict, name, _peer(args), made_by)
+
+
+def _peer(args: argparse.Namespace) -> list[str] | None:
+    """The argv of the ``--external`` peer (None for an ``--impl``)."""
+    from ragward.conformance.loading import peer_command
+
+    return None if args.external is None else peer_command(args.external)
 
 
 def _factory(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[Factory, str, str]:
@@ -230,103 +276,3 @@ def _print_report(report: Report) -> None:
     if failures:
         print("\nCounterexamples\n")
         print("\n\n".join(format_counterexample(v) for v in failures))
-
-
-def _replay(
-    path: Path, wanted: str | None, factory: Factory, name: str, origin: str, call_timeout: float
-) -> int:
-    from ragward.conformance.guard import CallTimeout, guarded
-    from ragward.conformance.invariant import REGISTRY, Violation
-    from ragward.conformance.loading import check_system, one_line
-    from ragward.conformance.records import from_data, to_data
-    from ragward.conformance.report import format_counterexample
-    from ragward.conformance.runner import Verdict, replay, said
-
-    entry = _stored_case(path, wanted)
-    invariant_id = entry["id"]
-    invariant = REGISTRY[invariant_id]
-    try:
-        case = from_data(invariant.case_type, entry["counterexample"])
-    except TypeError as error:
-        raise InvalidArgument(f"{path}: counterexample of {invariant_id}: {error}") from None
-    check_system(guarded(factory, call_timeout), name)
-    try:
-        replay(factory, invariant_id, entry["counterexample"], call_timeout=call_timeout)
-    except Violation as violation:
-        status, (reason, detail) = "fail", said(violation)
-    except CallTimeout as error:
-        status, reason, detail = "error", str(error), ()
-    except Exception as error:  # the implementation crashed on the case: that is a finding
-        status, reason, detail = "error", one_line(error), ()
-    else:
-        print(f"{invariant_id} holds for {name} on the stored counterexample from {path}")
-        return 0
-    verdict = Verdict(
-        invariant.id,
-        invariant.level,
-        invariant.title,
-        status,
-        1,
-        reason,
-        to_data(case),  # in the case's field order, not the file's sorted one
-        " ".join(
-            [
-                "ragward conform",
-                *([origin] if origin else []),
-                "--replay",
-                shlex.quote(str(path)),
-                "--invariant",
-                invariant_id,
-            ]
-        ),
-        detail=detail,
-    )
-    print(f"{invariant_id} still fails for {name}:\n")
-    print(format_counterexample(verdict))
-    return 1
-
-
-def _stored_case(path: Path, wanted: str | None) -> dict[str, Any]:
-    """The per-invariant entry to replay, from a whole report or from one entry."""
-    import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-    from ragward.conformance.invariant import REGISTRY
-
-    try:
-        data = parse_json(path.read_bytes())
-    except OSError as error:
-        raise InvalidArgument(f"--replay {path}: {error.strerror or error}") from None
-    except Unparsable as error:
-        where = f"{path} line {error.line}" if error.line is not None else str(path)
-        raise InvalidArgument(f"--replay {where}: not JSON ({error})") from None
-    if isinstance(data, dict) and isinstance(data.get("invariants"), list):
-        entries = [e for e in data["invariants"] if isinstance(e, dict)]
-        if wanted is None:
-            failing = [e for e in entries if e.get("verdict") in ("fail", "error")]
-            if len(failing) != 1:
-                ids = ", ".join(str(e.get("id")) for e in failing) or "none"
-                raise InvalidArgument(
-                    f"--replay {path}: the report has {len(failing)} failures ({ids}); "
-                    "name one with --invariant ID"
-                )
-            entry = failing[0]
-        else:
-            found = [e for e in entries if e.get("id") == wanted]
-            if not found:
-                raise InvalidArgument(f"--replay {path}: the report has no invariant {wanted}")
-            entry = found[0]
-    elif isinstance(data, dict) and "id" in data and "counterexample" in data:
-        entry = data
-        if wanted is not None and wanted != data["id"]:
-            raise InvalidArgument(f"--replay {path} holds {data['id']}, not {wanted}")
-    else:
-        raise InvalidArgument(
-            f"--replay {path}: not a ragward conform report nor one invariant's entry of it"
-        )
-    if entry.get("id") not in REGISTRY:
-        raise InvalidArgument(f"--replay {path}: unknown invariant id {entry.get('id')!r}")
-    if entry.get("counterexample") is None:
-        raise InvalidArgument(
-            f"--replay {path}: {entry['id']} has no stored counterexample "
-            f"(verdict {entry.get('verdict', '?')}); re-run it with --select {entry['id']}"
-        )
-    return entry

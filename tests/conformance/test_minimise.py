@@ -72,6 +72,29 @@ def test_it_cuts_pairs_words_and_numbers_to_a_fixed_point() -> None:
     assert minimise(_CASE, _strict, cap=1_000) == found  # no clock, no randomness
 
 
+@dataclass(frozen=True)
+class _Ticks:
+    updated: int
+    now: int
+    limit: int
+
+
+_LAST = 2**63 - 1
+
+
+def test_a_failure_that_needs_a_large_number_reaches_a_fixed_point() -> None:
+    """A tick at the end of int64 is kept as drawn, not lowered one by one until the cap;
+    a small number still goes down by one."""
+
+    def keeps(case: _Ticks) -> bool:
+        return case.updated > _LAST - 40 and case.now == _LAST and case.limit >= 3
+
+    found = minimise(_Ticks(_LAST - 1, _LAST, 11), keeps, cap=400)
+    assert found.complete
+    assert found.steps < 60  # before: the cap, the tick lowered one by one
+    assert found.case == _Ticks(_LAST - 1, _LAST, 3)
+
+
 def test_a_cap_ends_it_at_so_many_steps() -> None:
     found = minimise(_CASE, _strict, cap=5)
     assert (found.steps, found.complete) == (5, False)

@@ -5,11 +5,14 @@ failures it ever found, each with its counterexample, kept in
 ``reports/engines/findings/<label>.json`` only after failing again in fresh processes
 under three hash seeds. Here every one of them is replayed against its configuration and
 must fail again: an engine release that fixes a defect shows up as a failing test and a
-reviewed change of the findings, never as a finding that silently went away.
+reviewed change of the findings, never as a finding that silently went away. The replay
+goes through ``ragward conform --replay ... --emit-test``: the pytest file it writes for
+each finding must fail on its engine and pass on the reference.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -18,11 +21,14 @@ from typing import Any
 import pytest
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
+from ragward.cli.conform_replay import replay_stored
+from ragward.conformance.guard import DEFAULT_CALL_TIMEOUT
 from ragward.conformance.invariant import REGISTRY, Violation
 from ragward.conformance.loading import load_factory
-from ragward.conformance.runner import replay
+from ragward.conformance.records import from_data
 from ragward.engines import configurations
 from ragward.engines.matrix import impl_of, label
+from ragward.engines.reference import reference_factory
 
 ROOT = Path(__file__).resolve().parents[2]
 FINDINGS = ROOT / "reports" / "engines" / "findings"
@@ -87,12 +93,42 @@ def test_findings_are_pinned_for_the_engines_the_page_names() -> None:
     _stable_findings(),
     ids=[f"{c}-{i}" for c, i, _ in _stable_findings()],
 )
-def test_each_finding_still_fails(
-    column: str, invariant: str, case: Any, request: pytest.FixtureRequest
+def test_each_finding_s_emitted_test_fails_on_its_engine_and_passes_on_the_reference(
+    column: str,
+    invariant: str,
+    case: Any,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """``ragward conform --impl <engine> --replay <findings> --invariant ID --emit-test F``,
+    in process: the finding still fails on its engine, and the pytest file it writes fails
+    there (its test function, as pytest would call it) and passes on the reference."""
     configuration = _columns[column]
     assert not configuration.missing(), f"the test extra must install {configuration.extra}"
     if configuration.engine == "postgres":
         request.getfixturevalue("postgres_servers")
+    impl = impl_of(configuration)
+    emitted = tmp_path / f"test_{column}_{invariant}.py".replace("-", "_").lower()
+    engine = (load_factory(impl), impl, f"--impl {impl}")
+    stored = FINDINGS / f"{column}.json"
+    assert replay_stored(stored, invariant, engine, DEFAULT_CALL_TIMEOUT, emitted) == 1
+    assert capsys.readouterr().out.startswith(f"{invariant} still fails on {impl}:")
+    module = _imported(emitted)
+    assert impl == module.IMPL
+    kind = REGISTRY[invariant].case_type
+    assert from_data(kind, module.CASE) == from_data(kind, case)  # the pinned case, as read
+    (test,) = [getattr(module, name) for name in dir(module) if name.startswith("test_")]
     with pytest.raises(Violation):
-        replay(load_factory(impl_of(configuration)), invariant, case)
+        test()
+    module.check(reference_factory)
+
+
+def _imported(path: Path) -> Any:
+    """The emitted file as a module of its own, as pytest imports a test file."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
