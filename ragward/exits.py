@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from ragward.clipped import MESSAGE_LIMIT, first_line
 from ragward.errors import RagwardError
-from ragward.interrupts import interruptible
+from ragward.interrupts import deferred, interruptible, owe_line
 from ragward.streams import guarded_streams
 
 __all__ = [
@@ -63,13 +63,18 @@ def run_guarded(command: str, work: Callable[[], int]) -> int:
 
 def _run(command: str, work: Callable[[], int]) -> int:
     prefix = f"ragward {command}:"
+    # Owed from the start: a second Ctrl-C during the first one's cleanup, before the
+    # handler below prints it, ends the process at once and writes it then.
+    owe_line(f"{prefix} interrupted")
     try:
         return work()
     except RagwardError as error:
         _say(f"{prefix} error: {_first_line(error)}")
         return BAD_INPUT
     except KeyboardInterrupt:
-        _say(f"{prefix} interrupted")
+        with deferred():  # written whole, then owed no more, before a second one acts
+            _say(f"{prefix} interrupted")
+            owe_line(None)
         return INTERRUPTED
     except Exception as error:
         if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
@@ -79,6 +84,8 @@ def _run(command: str, work: Callable[[], int]) -> int:
             f"(please report it; {DEBUG_ENV}=1 shows the traceback)"
         )
         return INTERNAL
+    finally:
+        owe_line(None)
 
 
 def _first_line(error: BaseException) -> str:

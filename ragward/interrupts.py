@@ -14,7 +14,10 @@ Two things kept an interrupt from winning, and one is deliberately left alone:
   exit) printed a traceback. A second Ctrl-C now ends the process at once with exit 130,
   after killing every process ragward started (:func:`on_interrupt`): during the
   first one's cleanup, and, once a command has returned in the process's own entry
-  point, during the interpreter's exit (:func:`exit_at_once_on_interrupt`).
+  point, during the interpreter's exit (:func:`exit_at_once_on_interrupt`). The line the
+  first one owes (``ragward conform: interrupted``) is still written when the second
+  lands before it was (:func:`owe_line`): a second Ctrl-C 50 ms after the first, on a
+  loaded machine, came during the first one's cleanup and ended the process silently.
 """
 
 from __future__ import annotations
@@ -33,9 +36,12 @@ __all__ = [
     "interrupted",
     "interruptible",
     "on_interrupt",
+    "owe_line",
 ]
 
 _STATE = {"interrupted": False, "process_command": False}
+#: The line an interrupt owes the user and has not written yet (none: ``b""``).
+_OWED = {"line": b""}
 #: What to stop when the process must end at once: callables killing a child process.
 _STOPPERS: dict[int, Callable[[], None]] = {}
 
@@ -55,6 +61,12 @@ def on_interrupt(key: int, stop: Callable[[], None] | None) -> None:
         _STOPPERS[key] = stop
 
 
+def owe_line(line: str | None) -> None:
+    """Record ``line`` (None: nothing) as the one an interrupt owes stderr until it is
+    written: ending the process at once writes it first."""
+    _OWED["line"] = b"" if line is None else (line + "\n").encode("utf-8", "replace")
+
+
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     if _STATE["interrupted"]:  # a second Ctrl-C: the cleanup of the first is not awaited
         _exit_now(signum, frame)
@@ -63,13 +75,17 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def _exit_now(signum: int, frame: FrameType | None) -> None:
-    """Stop every child process registered, flush the standard streams, exit 130."""
+    """Stop every child process registered, flush the standard streams, write the line
+    owed (:func:`owe_line`), exit 130."""
     for stop in list(_STOPPERS.values()):
         with contextlib.suppress(Exception):
             stop()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
+    if _OWED["line"]:
+        with contextlib.suppress(OSError):
+            os.write(2, _OWED["line"])
     os._exit(130)
 
 

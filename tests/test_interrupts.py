@@ -262,3 +262,61 @@ def test_deferred_acts_on_sigint_when_the_block_ends() -> None:
         assert seen == []  # no interrupt, nothing handled
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+#: A command whose cleanup after the first Ctrl-C is still running when the second comes:
+#: it sends itself both, the second from the ``finally`` the first one unwinds through.
+_SECOND_DURING_CLEANUP = """import os, signal, sys, time
+from ragward.exits import run_guarded
+
+
+def work():
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(60)
+    finally:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(60)
+    return 0
+
+
+sys.exit(run_guarded("demo", work))
+"""
+
+
+def test_a_second_ctrl_c_during_the_first_one_s_cleanup_still_says_interrupted() -> None:
+    # Seen on a loaded machine: the second SIGINT, 50 ms after the first, landed before the
+    # first one's line was written, and the process ended with exit 130 and nothing said.
+    done = subprocess.run(
+        [sys.executable, "-c", _SECOND_DURING_CLEANUP],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        check=False,
+    )
+    assert done.returncode == 130
+    assert done.stderr == "ragward demo: interrupted\n"
+
+
+def test_the_line_is_said_once_when_the_second_ctrl_c_follows_it() -> None:
+    program = _SECOND_DURING_CLEANUP.replace(
+        "    finally:\n        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(60)\n",
+        "    finally:\n        pass\n",
+    ).replace(
+        'sys.exit(run_guarded("demo", work))',
+        # as the entry point runs a command: a Ctrl-C after it ends the process at once
+        "from ragward.interrupts import exit_at_once_on_interrupt\n"
+        "exit_at_once_on_interrupt()\n"
+        'code = run_guarded("demo", work)\nos.kill(os.getpid(), signal.SIGINT)\nsys.exit(code)',
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        check=False,
+    )
+    assert done.returncode in (130, -signal.SIGINT)
+    assert done.stderr == "ragward demo: interrupted\n"
