@@ -165,8 +165,8 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "0.1": "an example of a value no measure can take",
     },
     "docs/wire.md": {"1.0": "the spelling of an integer the driver refuses"},
-    # The framework versions judged: the pins of pyproject.toml's llamaindex and langchain
-    # extras, as the table of engines names them.
+    # The framework and engine versions judged: the pins of pyproject.toml's llamaindex,
+    # langchain and sqlite extras, as the table of engines names them.
     "docs/engines.md": {
         "0.14": "llama-index-core 0.14.25",
         "0.8": "llama-index-retrievers-bm25 0.8.0",
@@ -174,6 +174,9 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "0.4": "langchain-community 0.4.2",
         "1.0": "langchain-classic 1.0.8",
         "0.2": "rank-bm25 0.2.2",
+        "0.5": "pysqlite3-binary 0.5.4.post2",
+        "3.51": "SQLite 3.51.1, the one pysqlite3-binary 0.5.4.post2 bundles",
+        "0.1": "sqlite-vec 0.1.9",
     },
 }
 
