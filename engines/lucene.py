@@ -23,8 +23,8 @@ mode is the query's tokens through Lucene's ``QueryBuilder`` (one ``SHOULD`` cla
 token, as Elasticsearch's ``match`` query) as a ``MUST`` clause beside the filters; dense
 mode a ``KnnFloatVectorQuery`` with the filters as its pre-filter (Lucene's score
 ``(1 + cos) / 2``; Lucene 9.9 has no similarity threshold, so every chunk with a vector
-is a candidate). Lucene 9.9 has no fusion (``TopDocs.rrf`` came with Lucene 10.2), so
-hybrid is Elasticsearch's and OpenSearch's documented reciprocal rank fusion over the two
+is a candidate). Lucene 9.9 has no fusion (``TopDocs.rrf``, apache/lucene#13470, came
+later), so hybrid is Elasticsearch's and OpenSearch's documented reciprocal rank fusion over the two
 Lucene rankings: ``sum(1 / (rank_constant + rank))``, ranks from 1, each ranking cut at
 ``rank_window_size`` — ragward's ``rrf_k`` and ``candidate_limit``.
 
