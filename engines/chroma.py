@@ -57,6 +57,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "its where filter, HNSW cosine",
         "chroma",
         ("chromadb",),
+        ci_column=False,
     ),
     Configuration(
         "chroma",
@@ -65,6 +66,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "as its where filter, HNSW cosine",
         "chroma",
         ("chromadb",),
+        ci_column=False,
     ),
     Configuration(
         "chroma",
