@@ -1,7 +1,8 @@
 """tantivy (the Rust search engine, through its Python bindings) behind the kit's contract.
 
 tantivy is a BM25 full-text engine with no vector search, so its systems are lexical
-only. Each system holds the current chunks in an in-memory tantivy ``Index`` (one for
+only and embed nothing (the harness's ``embedder`` keyword is accepted and unused). Each
+system holds the current chunks in an in-memory tantivy ``Index`` (one for
 every tenant, or one per tenant: the two configurations below), one document per chunk:
 
 * ``terms`` — the reference's tokens of the chunk's search text, joined by spaces and
@@ -40,7 +41,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Policy, Result
@@ -75,6 +79,25 @@ _CAPABILITIES = Capabilities(modes=("lexical",), policy_knobs=True)
 _TOKENS = "ragward_tokens"
 #: The ``barrier`` term of a chunk without a barrier; a barrier ``b`` is ``=b``.
 _NO_BARRIER = "-"
+
+
+class _NoVectors:
+    """The embedder of a system that stores no vectors: every text a zero row, which
+    :class:`~ragward.engines.common.Settings` keeps as no vector. The harness's
+    ``embedder`` keyword is accepted and left unused, so an eval's ingest time is
+    tantivy's, not a model's."""
+
+    name = "none"
+    dimensions = 1
+    identity = "none: BM25 only, no vectors"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        return np.zeros((len(texts), 1))
+
+
+def _settings(max_tokens: int | None, overlap_tokens: int | None) -> Settings:
+    """The reference's chunking (or the harness's), and no embedder."""
+    return replace(settings_of(max_tokens, overlap_tokens), embedder=_NoVectors())
 
 
 def _module() -> Any:
@@ -292,13 +315,14 @@ def _row(searcher: Any, address: Any) -> IndexRow:
 def shared(
     *, max_tokens: int | None = None, overlap_tokens: int | None = None, embedder: str | None = None
 ) -> TantivySystem:
-    """A fresh tantivy system: one index for every tenant, the view as ``MUST`` clauses."""
-    return TantivySystem(settings_of(max_tokens, overlap_tokens, embedder), per_tenant=False)
+    """A fresh tantivy system: one index for every tenant, the view as ``MUST`` clauses
+    (``embedder`` is accepted, as the harness passes it, and unused)."""
+    return TantivySystem(_settings(max_tokens, overlap_tokens), per_tenant=False)
 
 
 def per_tenant(
     *, max_tokens: int | None = None, overlap_tokens: int | None = None, embedder: str | None = None
 ) -> TantivySystem:
     """A fresh tantivy system: an index per tenant (its chunks only), the rest of the view
-    as ``MUST`` clauses."""
-    return TantivySystem(settings_of(max_tokens, overlap_tokens, embedder), per_tenant=True)
+    as ``MUST`` clauses (``embedder`` is accepted, as the harness passes it, and unused)."""
+    return TantivySystem(_settings(max_tokens, overlap_tokens), per_tenant=True)

@@ -197,3 +197,13 @@ def test_a_deleted_document_stays_in_the_statistics(
     after = _scores(factory, [*ACME, gone], deleted=("d3",))
     assert [c for c, _ in after] == [c for c, _ in fresh] == ["d1::1"]
     assert after != fresh
+
+
+def test_no_vector_is_made_whatever_embedder_the_harness_names() -> None:
+    # A lexical-only engine stores no vector: no model is loaded for "minilm", and the
+    # eval report says so rather than naming a model the answers never used.
+    system = engine.shared(embedder="minilm")
+    assert system.model_identity == "embedder none: BM25 only, no vectors"
+    assert system.settings.rows(Doc("acme", "d1", "payment ledger"))[0].vector is None
+    system.ingest(Doc("acme", "d1", "payment ledger"))
+    assert [c for c, _ in _hits(system, "payment")] == ["d1::1"]
