@@ -174,6 +174,9 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "0.4": "langchain-community 0.4.2",
         "1.0": "langchain-classic 1.0.8",
         "0.2": "rank-bm25 0.2.2",
+        # and the embedded engines' pins (tantivy, chroma extras)
+        "0.27": "tantivy 0.27.0",
+        "1.5": "chromadb 1.5.9",
     },
 }
 
