@@ -57,7 +57,6 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "its where filter, HNSW cosine",
         "chroma",
         ("chromadb",),
-        ci_column=False,
     ),
     Configuration(
         "chroma",
@@ -66,7 +65,6 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "as its where filter, HNSW cosine",
         "chroma",
         ("chromadb",),
-        ci_column=False,
     ),
     Configuration(
         "chroma",
