@@ -236,7 +236,8 @@ def test_which_of_two_identical_chunks_the_cut_keeps_changes_from_build_to_build
     """Chroma 1.5.9 adds a batch to its HNSW graph in parallel over a ``HashMap``
     (``local_hnsw.rs``, ``apply_log_chunk``: ``hnsw_batch.into_par_iter()``), so the
     graph, and which of two equal vectors a one-result search keeps, differs between
-    collections built alike (the kit's DET-003/DET-005/PRE-006, unstable cells)."""
+    collections built alike (behind the kit's tie failures: DET-003, DET-005, PRE-001,
+    PRE-006, STAT-002)."""
     kept = set()
     for _ in range(24):
         system = engine.per_tenant()
