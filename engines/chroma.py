@@ -57,6 +57,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "its where filter, HNSW cosine",
         "chroma",
         ("chromadb",),
+        # its HNSW graph is built in parallel: verdicts on ties vary from run to run
+        ci_column=False,
     ),
     Configuration(
         "chroma",
@@ -65,6 +67,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "as its where filter, HNSW cosine",
         "chroma",
         ("chromadb",),
+        # its HNSW graph is built in parallel: verdicts on ties vary from run to run
+        ci_column=False,
     ),
     Configuration(
         "chroma",
