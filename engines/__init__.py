@@ -20,7 +20,14 @@ from dataclasses import dataclass
 __all__ = ["ENGINE_MODULES", "Configuration", "configurations", "find"]
 
 #: The engine modules, in the order ``ragward engines`` lists them.
-ENGINE_MODULES: tuple[str, ...] = ("qdrant", "postgres", "lancedb", "llamaindex", "langchain")
+ENGINE_MODULES: tuple[str, ...] = (
+    "qdrant",
+    "postgres",
+    "lancedb",
+    "llamaindex",
+    "langchain",
+    "milvus",
+)
 
 
 @dataclass(frozen=True)
