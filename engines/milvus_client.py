@@ -108,6 +108,21 @@ class Connection:
             self.client.close()
 
 
+def _remove(path: str) -> None:
+    """Stop the Milvus Lite server of the database at ``path``, then remove its directory.
+
+    Milvus Lite stops its servers at exit too, but in whichever order the hooks were
+    registered; stopping flushes every collection left, which must not land in a directory
+    already removed. No client call can reach the server by then (the thread pools are
+    shut down before any exit hook runs), so what is left is not dropped first.
+    """
+    with contextlib.suppress(Exception):
+        from milvus_lite.server_manager import server_manager_instance
+
+        server_manager_instance.release_server(path)
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
 class _Connections:
     _lock = threading.Lock()
     _open: ClassVar[dict[tuple[str | None, str | None], Connection]] = {}
@@ -121,11 +136,13 @@ def connection(uri: str | None, token: str | None) -> Connection:
             m = load()
             if uri is None:
                 directory = tempfile.mkdtemp(prefix="ragward-milvus-")
-                # Registered before the client starts Milvus Lite, whose own exit hook
-                # (registered then) stops its server first: no call can reach it at exit,
-                # its thread pool is shut down before any exit hook runs.
-                atexit.register(shutil.rmtree, directory, True)
-                opened = Connection(m.MilvusClient(os.path.join(directory, "milvus.db")))
+                path = os.path.join(directory, "milvus.db")
+                atexit.register(_remove, path)
+                # pymilvus pings an idle channel every 10 s, which Milvus Lite's server
+                # (gRPC's defaults: one ping per 5 minutes) answers with GOAWAY
+                # "too_many_pings"; pinging as often as the server allows keeps it quiet.
+                quiet = {"grpc.keepalive_time_ms": 300_000}
+                opened = Connection(m.MilvusClient(path, grpc_options=quiet))
             else:
                 opened = Connection(m.MilvusClient(uri=uri, token=token or ""))
                 # A deployment keeps what is not dropped.

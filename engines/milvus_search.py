@@ -38,6 +38,9 @@ _FIELDS = [
     "tick",
 ]
 
+#: What the audit counts read of a match: its identity and labels, not its text.
+_LABELS = ["chunk_id", "tenant", "level", "barrier", "tick"]
+
 Scored = list[tuple[IndexRow, float]]
 
 
@@ -66,6 +69,12 @@ def _row(entity: dict[str, Any]) -> IndexRow:
     return IndexRow.stored({**entity, "start": entity["start_char"], "end": entity["end_char"]})
 
 
+def _labels(entity: dict[str, Any]) -> IndexRow:
+    """A match as the counts see it: its labels, the rest left empty."""
+    blank = {"doc_id": "", "version": 0, "start": 0, "end": 0, "section": "", "text": ""}
+    return IndexRow.stored({**blank, **entity})
+
+
 #: A range search: cosine > 0, as the reference's dense index.
 _DENSE = {"metric_type": "COSINE", "params": {"radius": 0.0}}
 
@@ -79,30 +88,38 @@ class Searcher:
     m: Any
     negated_bm25: bool
 
-    def lexical(self, name: str, text: str, where: str, limit: int) -> Scored:
+    def lexical(
+        self, name: str, text: str, where: str, limit: int, *, labels: bool = False
+    ) -> Scored:
+        """The BM25 search; ``labels``: the matches' labels only (for the counts)."""
         found = self.client.search(
             name,
             data=[text],
             anns_field="sparse",
             limit=limit,
             filter=where,
-            output_fields=_FIELDS,
+            output_fields=_LABELS if labels else _FIELDS,
             search_params={"metric_type": "BM25"},
         )
         sign = -1.0 if self.negated_bm25 else 1.0
-        return [(_row(hit["entity"]), sign * float(hit["distance"])) for hit in found[0]]
+        read = _labels if labels else _row
+        return [(read(hit["entity"]), sign * float(hit["distance"])) for hit in found[0]]
 
-    def dense(self, name: str, vector: tuple[float, ...], where: str, limit: int) -> Scored:
+    def dense(
+        self, name: str, vector: tuple[float, ...], where: str, limit: int, *, labels: bool = False
+    ) -> Scored:
+        """The cosine range search; ``labels``: the matches' labels only."""
         found = self.client.search(
             name,
             data=[list(vector)],
             anns_field="dense",
             limit=limit,
             filter=where,
-            output_fields=_FIELDS,
+            output_fields=_LABELS if labels else _FIELDS,
             search_params=_DENSE,
         )
-        return [(_row(hit["entity"]), float(hit["distance"])) for hit in found[0]]
+        read = _labels if labels else _row
+        return [(read(hit["entity"]), float(hit["distance"])) for hit in found[0]]
 
     def hybrid(
         self, name: str, text: str, vector: tuple[float, ...] | None, where: str, policy: Policy
@@ -142,10 +159,10 @@ class Searcher:
             return 0, 0, 0
         matched: dict[str, IndexRow] = {}
         if text:
-            for row, _ in self.lexical(name, text, where, limit):
+            for row, _ in self.lexical(name, text, where, limit, labels=True):
                 matched[row.chunk_id] = row
         if vector is not None:
-            for row, _ in self.dense(name, vector, where, limit):
+            for row, _ in self.dense(name, vector, where, limit, labels=True):
                 matched[row.chunk_id] = row
         hidden = sum(1 for row in matched.values() if not view.visible(row))
         stale = sum(1 for row in matched.values() if view.visible(row) and not view.admits(row))
