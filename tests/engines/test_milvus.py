@@ -42,7 +42,7 @@ def test_configurations_name_their_factories() -> None:
         assert configuration.extra == "milvus"
         assert find(configuration.impl) == configuration
     assert [c.in_matrix for c in engine.CONFIGURATIONS] == [True, True, True, False]
-    # A column takes 11 to 14 minutes on one core: judged by hand, replayed in CI.
+    # A column takes 6 to 12 minutes (timings.json): judged by hand, replayed in CI.
     assert [c.ci_column for c in engine.CONFIGURATIONS] == [False, False, False, True]
     shapes = [(s.per_tenant, s.flushed) for s in (f() for f in FACTORIES)]
     assert shapes == [(False, False), (False, True), (True, False)]
