@@ -1,10 +1,11 @@
 """Adapters that put real retrieval engines behind the conformance kit's contract.
 
 Each engine module (:mod:`~ragward.engines.qdrant`, :mod:`~ragward.engines.postgres`,
-:mod:`~ragward.engines.lancedb`) and each framework's retrievers
-(:mod:`~ragward.engines.llamaindex`, :mod:`~ragward.engines.langchain`) offers one factory
-per *configuration* a user might pick — Qdrant with collection-wide or filter-scoped IDF,
-pgvector exact or HNSW, LanceDB with the filter before or after the vector search,
+:mod:`~ragward.engines.lancedb`, :mod:`~ragward.engines.milvus`) and each framework's
+retrievers (:mod:`~ragward.engines.llamaindex`, :mod:`~ragward.engines.langchain`) offers
+one factory per *configuration* a user might pick — Qdrant with collection-wide or
+filter-scoped IDF, pgvector exact or HNSW, LanceDB with the filter before or after the
+vector search, Milvus Lite with the tenant as partition key or a collection per tenant,
 LlamaIndex's BM25 filter or a retriever per tenant — addressable as
 ``--impl ragward.engines.<engine>:<configuration>``. The modules import their engine
 lazily, so listing them (``ragward engines``) needs none installed; building one that is
