@@ -230,3 +230,43 @@ def test_a_write_whose_every_vector_is_null_is_refused() -> None:
     with pytest.raises(pymilvus.MilvusException, match="no float_vector data is set"):
         system.ingest(Doc("acme", "d1", "!!!"))
     assert system.ingest_many([Doc("acme", "d1", "!!!"), Doc("acme", "d2", "q")]) == (True, True)
+
+
+def test_milvus_lite_hands_bm25_back_negated() -> None:
+    system = engine.partition_key()
+    system.ingest(Doc("acme", "d1", "payment ledger"))
+    [name] = [n for n in system._created if n.endswith("_chunks")]
+    found = system.client.search(
+        name, data=["payment"], anns_field="sparse", limit=5, output_fields=["chunk_id"]
+    )
+    assert [hit["entity"]["chunk_id"] for hit in found[0]] == ["d1::1"]
+    assert found[0][0]["distance"] < 0  # Milvus returns the score itself
+
+
+def test_milvus_lite_has_no_english_or_whitespace_analyzer() -> None:
+    client = engine.partition_key().client
+    for analyzer in ({"type": "english"}, {"tokenizer": "whitespace"}):
+        schema = client.create_schema(auto_id=False)
+        schema.add_field("pk", pymilvus.DataType.INT64, is_primary=True)
+        schema.add_field(
+            "text",
+            pymilvus.DataType.VARCHAR,
+            max_length=100,
+            enable_analyzer=True,
+            analyzer_params=analyzer,
+        )
+        schema.add_field("sparse", pymilvus.DataType.SPARSE_FLOAT_VECTOR)
+        bm25 = pymilvus.FunctionType.BM25
+        schema.add_function(pymilvus.Function("bm25", bm25, ["text"], ["sparse"]))
+        with pytest.raises(pymilvus.MilvusException, match="unknown tokenizer type"):
+            client.create_collection("ragward_test_analyzer", schema=schema)
+    assert not client.has_collection("ragward_test_analyzer")
+
+
+def test_pymilvus_get_by_id_does_not_escape_a_quote() -> None:
+    # MilvusClient.get(ids=) writes key in ['...'] unescaped: the adapter filters itself.
+    system = engine.partition_key()
+    assert system.ingest(Doc("o'brien", "d1", "payment"))
+    with pytest.raises(pymilvus.MilvusException):
+        system.client.get(system._versions, ids=['["o\'brien", "d1"]'])
+    assert not system.ingest(Doc("o'brien", "d1", "payment"))  # the adapter's own filter
