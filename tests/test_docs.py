@@ -187,6 +187,10 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "1.5": "the reference's BM25 k1; chromadb 1.5.9",
         # and the embedded engines' pins (tantivy, chroma extras)
         "0.27": "tantivy 0.27.0",
+        "3.2": "milvus-lite 3.2.2",
+        "3.0": "pymilvus 3.0.2",
+        "127.0": "the loopback address a local Milvus server listens on",
+        "2.6": "the Milvus release line that supports the feature named",
     },
 }
 
