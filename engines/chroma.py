@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.engines import Configuration
-from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
+from ragward.engines.common import IndexRow, Settings, View, ingest_newer, ranked, settings_of
 from ragward.errors import MissingExtra, RagwardError
 
 __all__ = ["CONFIGURATIONS", "ChromaSystem", "per_tenant", "server", "shared", "view_where"]
@@ -276,26 +276,14 @@ class ChromaSystem:
 
     def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         """``ingest`` of each document (any iterable, read once) in order."""
-        docs = list(docs)  # read once: a generator has no second pass
-        rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
-        by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-        for row in rows:
-            by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
-        accepted = []
-        for doc in docs:
-            key = (doc.tenant, doc.doc_id)
-            current = self._versions.get(key)
-            if current is not None and doc.version <= current:
-                accepted.append(False)
-                continue
-            collection = self._collection(doc.tenant, create=True)
-            assert collection is not None
-            if current is not None:
-                collection.forget(*key)
-            self._versions[key] = doc.version
-            collection.add(by_version.get((doc.tenant, doc.doc_id, doc.version), []))
-            accepted.append(True)
-        return tuple(accepted)
+        return ingest_newer(self.settings, self._versions, docs, self._write)
+
+    def _write(self, doc: Doc, previous: int | None, rows: list[IndexRow]) -> None:
+        collection = self._collection(doc.tenant, create=True)
+        assert collection is not None
+        if previous is not None:
+            collection.forget(doc.tenant, doc.doc_id)
+        collection.add(rows)
 
     def delete(self, tenant: str, doc_id: str) -> None:
         collection = self._collection(tenant, create=False)

@@ -49,7 +49,7 @@ import numpy as np
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.engines import Configuration
-from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
+from ragward.engines.common import IndexRow, Settings, View, ingest_newer, ranked, settings_of
 from ragward.errors import MissingExtra
 from ragward.reference.text import tokenize
 
@@ -249,26 +249,14 @@ class TantivySystem:
 
     def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         """``ingest`` of each document (any iterable, read once) in order."""
-        docs = list(docs)  # read once: a generator has no second pass
-        rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
-        by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-        for row in rows:
-            by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
-        accepted = []
-        for doc in docs:
-            key = (doc.tenant, doc.doc_id)
-            current = self._versions.get(key)
-            if current is not None and doc.version <= current:
-                accepted.append(False)
-                continue
-            index = self._index(doc.tenant, create=True)
-            assert index is not None
-            if current is not None:
-                index.forget(*key)
-            self._versions[key] = doc.version
-            index.add(by_version.get((doc.tenant, doc.doc_id, doc.version), []))
-            accepted.append(True)
-        return tuple(accepted)
+        return ingest_newer(self.settings, self._versions, docs, self._write)
+
+    def _write(self, doc: Doc, previous: int | None, rows: list[IndexRow]) -> None:
+        index = self._index(doc.tenant, create=True)
+        assert index is not None
+        if previous is not None:
+            index.forget(doc.tenant, doc.doc_id)
+        index.add(rows)
 
     def delete(self, tenant: str, doc_id: str) -> None:
         index = self._index(tenant, create=False)
