@@ -28,7 +28,14 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from ragward.conformance.records import CLASSIFICATIONS, MODES, Asker, Doc, Policy
+from ragward.conformance.records import (
+    CLASSIFICATIONS,
+    FUSION_METHODS,
+    MODES,
+    Asker,
+    Doc,
+    Policy,
+)
 from ragward.conformance.visibility import in_view
 
 __all__ = [
@@ -254,6 +261,9 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
         max_stale_ticks=st.one_of(
             st.none(), st.sampled_from((0, 1)), st.integers(min_value=0, max_value=60)
         ),
+        # plain RRF most often; every method, and weights at both ends, the rest
+        fusion=st.sampled_from(("rrf", "rrf", *FUSION_METHODS)),
+        dense_weight=st.sampled_from((0.5, 0.5, 0.0, 0.25, 0.8, 1.0)),
     )
 
 

@@ -44,6 +44,7 @@ from ragward.reference import (
     estimate_tokens,
     reciprocal_rank_fusion,
 )
+from ragward.reference.analysis import PLAIN, analyzer_named
 from ragward.reference.finishing import StageTable
 from ragward.reference.grounding import reaches
 
@@ -62,6 +63,8 @@ _CAPABILITIES = Capabilities(
     grounding=True,
     fusion=True,
     document_limits=True,
+    fusion_methods=records.FUSION_METHODS,
+    fusion_weights=True,
 )
 
 
@@ -461,6 +464,7 @@ def reference_factory(
     grounding: GroundingChecker | None = None,
     lexical_max_tokens: int | None = None,
     lexical_overlap_tokens: int = 0,
+    analyzer: str | None = None,
 ) -> ReferenceSystem:
     """A fresh reference system: the factory ``ragward conform`` uses by default.
 
@@ -468,7 +472,9 @@ def reference_factory(
     embedder name, a reranker name: see :mod:`ragward.models.registry`; a chunk size of
     the lexical index's own); unset ones keep the reference's defaults. ``grounding``
     replaces the lexical-overlap grounding check with a team's own
-    :class:`~ragward.reference.GroundingChecker`.
+    :class:`~ragward.reference.GroundingChecker`. ``analyzer`` names how the lexical
+    index and its questions cut text (:mod:`ragward.reference.analysis`; ``plain`` when
+    unset).
     """
     defaults = Chunking()
     chunking = Chunking(
@@ -480,6 +486,7 @@ def reference_factory(
     retriever = AuthorizedRetriever(
         embedder=HashEmbedder() if embedder is None else embedder_named(embedder),
         chunking=chunking,
+        analyzer=PLAIN if analyzer is None else analyzer_named(analyzer),
     )
     if reranker is not None:
         retriever.reranker = reranker_named(reranker)

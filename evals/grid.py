@@ -1,6 +1,6 @@
 """The evaluation grid: which settings a run sweeps, and how they expand.
 
-A grid names index settings (chunking x embedder: one index each), retrieval settings
+A grid names index settings (chunking x embedder x analyzer: one index each), retrieval settings
 (mode x ``rrf_k`` x rerank x ``candidate_limit``: answered from the index's first stage)
 and grounding thresholds (``min_overlap``: applied to the verdicts of each retrieval).
 ``rrf_k`` only matters to hybrid fusion, so lexical and dense settings are not repeated
@@ -45,6 +45,9 @@ class IndexSetting:
     embedder: str | None
     lexical_max_tokens: int | None = None
     lexical_overlap_tokens: int = 0
+    #: The lexical index's analyzer by name (``plain``, ``english``, ...), or None: the
+    #: implementation's own, not passed.
+    analyzer: str | None = None
 
     @property
     def is_own(self) -> bool:
@@ -58,14 +61,19 @@ class IndexSetting:
             if self.lexical_max_tokens is None
             else f"+lex{self.lexical_max_tokens}o{self.lexical_overlap_tokens}"
         )
+        if self.analyzer is not None:
+            lexical += f"+{self.analyzer}"
         if self.is_own:
             return f"{OWN_INDEX}{lexical}"
         return f"c{self.max_tokens}o{self.overlap_tokens}{lexical}/{self.embedder}"
 
     def own(self) -> IndexSetting:
         """This setting as what runs when the chunking and embedder are not passed: the
-        implementation's own (the lexical chunk size, passed separately, is kept)."""
-        return IndexSetting(None, None, None, self.lexical_max_tokens, self.lexical_overlap_tokens)
+        implementation's own (the lexical chunk size and the analyzer, passed separately,
+        are kept)."""
+        return IndexSetting(
+            None, None, None, self.lexical_max_tokens, self.lexical_overlap_tokens, self.analyzer
+        )
 
 
 #: The reranker name that turns reranking off, and the one that keeps the system's own.
@@ -150,6 +158,7 @@ class Grid:
             "index": {
                 "chunking": _unique(_chunking_data(i) for i in self.indexes),
                 "embedder": _unique(i.embedder for i in self.indexes),
+                **_analyzers(self.indexes),
             },
             "retrieval": {
                 "mode": list(self.modes),
@@ -167,6 +176,12 @@ def _chunking_data(index: IndexSetting) -> dict[str, int | None]:
         data["lexical_max_tokens"] = index.lexical_max_tokens
         data["lexical_overlap_tokens"] = index.lexical_overlap_tokens
     return data
+
+
+def _analyzers(indexes: Sequence[IndexSetting]) -> dict[str, list[str]]:
+    """``{"analyzer": [...]}`` when the grid names analyzers, else nothing (as before)."""
+    named = _unique(i.analyzer for i in indexes if i.analyzer is not None)
+    return {"analyzer": named} if named else {}
 
 
 def _number(value: float | None) -> str:

@@ -100,6 +100,10 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
     if len(set(sizes)) != len(sizes):
         raise fail("index.chunking", "lists a chunking twice")
     embedders = values("index", "embedder", str, lambda e: bool(e), "embedder names")
+    # Not named: every index keeps the implementation's own analyzer (nothing passed).
+    analyzers: tuple[str | None, ...] = (None,)
+    if "analyzer" in data["index"]:
+        analyzers = values("index", "analyzer", str, lambda a: bool(a), "analyzer names")
     modes = values("retrieval", "mode", str, lambda m: m in MODES, f"one of {', '.join(MODES)}")
     return Grid(
         name=data["name"],
@@ -107,7 +111,12 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         depth=data["depth"],
         measures=measures,
         grounding_depth=data["grounding_depth"],
-        indexes=tuple(IndexSetting(s, o, e, ls, lo) for (s, o, ls, lo) in sizes for e in embedders),
+        indexes=tuple(
+            IndexSetting(s, o, e, ls, lo, a)
+            for (s, o, ls, lo) in sizes
+            for e in embedders
+            for a in analyzers
+        ),
         modes=modes,
         rrf_ks=values(
             "retrieval",

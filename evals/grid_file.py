@@ -25,7 +25,7 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
     "depth": int,
     "measures": list,
     "grounding_depth": int,
-    "index": {"chunking": list, "embedder": list},
+    "index": {"chunking": list, "embedder": list, "analyzer": list},
     "retrieval": {"mode": list, "rrf_k": list, "rerank": list, "candidate_limit": list},
     "grounding": {"min_overlap": list},
 }

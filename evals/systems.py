@@ -55,6 +55,12 @@ class SystemBuilder:
                 f"{name} takes no {split[0]} keyword, so it cannot give the lexical index "
                 "chunks of their own size; drop lexical_max_tokens from index.chunking"
             )
+        named = next((i.analyzer for i in grid.indexes if i.analyzer is not None), None)
+        if named is not None and not takes_keywords(factory, ("analyzer",)):
+            raise InputError(
+                f"{name} takes no analyzer keyword, so it cannot be built with analyzer "
+                f"{named!r}; drop index.analyzer from the grid"
+            )
         if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
             raise InputError(
                 f"{name} takes no reranker keyword, so it cannot be built with reranker "
@@ -82,6 +88,8 @@ class SystemBuilder:
                 lexical_max_tokens=index.lexical_max_tokens,
                 lexical_overlap_tokens=index.lexical_overlap_tokens,
             )
+        if index.analyzer is not None:
+            keywords["analyzer"] = index.analyzer
         if reranker is not None:
             keywords["reranker"] = reranker
         call = f"{self.name}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"

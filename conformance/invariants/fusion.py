@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from ragward.conformance.answer_diff import asked, changes, fail_with_diff, fused_changes
 from ragward.conformance.contract import Factory
+from ragward.conformance.fusion_oracle import TOLERANCE, expected_fusion, near_order
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Policy
 from ragward.conformance.text_strategies import CorpusCase, corpus_cases, load, policy_for
@@ -152,33 +153,44 @@ def _ids(hits: tuple[Hit, ...]) -> list[str]:
     requires=("hybrid", "lexical", "dense", "rerank_toggle", "policy_knobs", "scores"),
 )
 def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
-    """hybrid retrieval is RRF over the lexical and dense rankings
+    """hybrid retrieval is the declared fusion of the lexical and dense rankings
 
     With rerank off and ``result_limit == candidate_limit``, the hybrid answer is the
-    RRF of the lexical-mode and dense-mode answers to the same request: the same chunks,
-    in the same order, with scores within 1e-12 of ``sum(1 / (rrf_k + rank))``. The
-    first-stage scores never enter, so fusing by (normalised) scores fails here."""
+    fusion (:attr:`Policy.fusion`, among those the adapter declares; ``rrf`` otherwise)
+    of the lexical-mode and dense-mode answers to the same request: the same chunks, in
+    the same order, with the scores the kit computes from those answers
+    (:mod:`ragward.conformance.fusion_oracle`): for ``rrf``, ``sum(w / (rrf_k + rank))``
+    within 1e-12, the first-stage scores never entering, so fusing by (normalised) scores
+    fails here; for ``minmax`` and ``zscore``, the weighted sum of each side's normalised
+    scores within 1e-9, an item a side lacks taking that side's lowest. Ties go by
+    ``chunk_id``; items within the tolerance of each other may come in either order."""
     system = factory()
     load(system, case.docs)
-    base = replace(policy_for(case, ("hybrid",), rerank=False), result_limit=case.candidate_limit)
+    caps = system.capabilities
+    base = policy_for(case, ("hybrid",), False, caps)
+    base = replace(base, result_limit=case.candidate_limit)
     answers = {
         mode: system.retrieve(case.query, case.asker, 0, replace(base, mode=mode))
         for mode in ("lexical", "dense", "hybrid")
     }
     if any({"lexical", "dense"} & set(answer.degraded) for answer in answers.values()):
         return  # a stage was shed; the comparison would not be like for like
-    rankings = tuple(tuple(_ids(answers[mode].hits)) for mode in ("lexical", "dense"))
-    expected = _expected(tuple(r for r in rankings if r), case.rrf_k)
+    sides = [[(h.chunk_id, h.score) for h in answers[mode].hits] for mode in ("lexical", "dense")]
+    expected = expected_fusion(
+        *sides, method=base.fusion, k=base.rrf_k, dense_weight=base.dense_weight
+    )
     order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
     order = order[: case.candidate_limit]
     hybrid = answers["hybrid"].hits
-    if _ids(hybrid) != order or any(
-        abs(hit.score - expected[hit.chunk_id]) > _TOLERANCE for hit in hybrid
+    tolerance = TOLERANCE[base.fusion]
+    if not near_order(_ids(hybrid), order, expected, tolerance) or any(
+        abs(hit.score - expected[hit.chunk_id]) > tolerance for hit in hybrid
     ):
-        question = asked(case.query, case.asker, 0, base, system.capabilities)
+        question = asked(case.query, case.asker, 0, base, caps)
+        lexical, dense = ([chunk_id for chunk_id, _ in side] for side in sides)
         fail_with_diff(
-            "hybrid answer vs the RRF of the lexical and dense answers",
-            f"{question}; lexical {list(rankings[0])}, dense {list(rankings[1])}",
+            f"hybrid answer vs the {base.fusion} fusion of the lexical and dense answers",
+            f"{question}; lexical {lexical}, dense {dense}",
             fused_changes(
                 [(c, expected[c]) for c in order], [(h.chunk_id, h.score) for h in hybrid]
             ),
@@ -200,9 +212,9 @@ def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
     ``result_limit`` allows: the fused list is cut at it before rerank sees it."""
     system = factory()
     load(system, case.docs)
-    modes = system.capabilities.modes
-    off = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=False))
-    on = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=True))
+    caps = system.capabilities
+    off = system.retrieve(case.query, case.asker, 0, policy_for(case, caps.modes, False, caps))
+    on = system.retrieve(case.query, case.asker, 0, policy_for(case, caps.modes, True, caps))
     for name, result in (("off", off), ("on", on)):
         if len(result.hits) > case.candidate_limit:
             raise Violation(
@@ -231,7 +243,7 @@ def rerank_floor(factory: Factory, case: CorpusCase) -> None:
     system = factory()
     load(system, case.docs)
     caps = system.capabilities
-    policy = policy_for(case, caps.modes, rerank=True)
+    policy = policy_for(case, caps.modes, rerank=True, caps=caps)
     result = system.retrieve(case.query, case.asker, 0, policy)
     if "rerank" in result.degraded:
         return
@@ -285,7 +297,8 @@ def whole_answers(factory: Factory, case: CorpusCase) -> None:
     toggles = (True, False) if caps.rerank_toggle else (None,)
     for mode in caps.modes:
         for rerank in toggles:
-            policy = replace(policy_for(case, caps.modes, rerank=bool(rerank)), mode=mode)
+            policy = policy_for(case, caps.modes, bool(rerank), caps)
+            policy = replace(policy, mode=mode)
             if rerank is None:
                 policy = replace(policy, rerank=Policy().rerank)
             # rerank off, or not the adapter's to switch: reporting it skipped is fine

@@ -157,11 +157,35 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "fused-pool-uncut",
         "reference/retriever.py",
-        "                fused = cut(\n                    fuse(rankings, k=policy.rrf_k), "
-        "policy.candidate_limit, policy.limit_unit\n                )\n",
-        "                fused = fuse(rankings, k=policy.rrf_k)\n",
+        "                    cut(fused, policy.candidate_limit, policy.limit_unit),\n",
+        "                    fused,\n",
         "The fused list is not cut at ``candidate_limit``: rerank reorders up to twice as many.",
         ("FUS-005", "DEPTH-001"),
+    ),
+    Plant(
+        "rrf-weights-swapped",
+        "reference/fusion_methods.py",
+        "weights = [2.0 * (1.0 - dense_weight), 2.0 * dense_weight]",
+        "weights = [2.0 * dense_weight, 2.0 * (1.0 - dense_weight)]",
+        "Weighted RRF gives the lexical side the dense weight (and the dense side the rest).",
+        ("FUS-004",),
+    ),
+    Plant(
+        "minmax-from-zero",
+        "reference/fusion_methods.py",
+        "    low, high = min(values), max(values)\n",
+        "    low, high = 0.0, max(values)\n",
+        "Min-max normalisation that divides by the maximum (the minimum taken as 0).",
+        ("FUS-004",),
+    ),
+    Plant(
+        "zscore-absent-is-mean",
+        "reference/fusion_methods.py",
+        "weight * shares.get(name, lowest)",
+        "weight * shares.get(name, 0.0)",
+        "A chunk one side lacks takes 0 there: for z-scores, that side's mean, above every "
+        "candidate below it.",
+        ("FUS-004",),
     ),
     Plant(
         "document-cut-off-by-one",

@@ -121,3 +121,25 @@ def test_a_chunking_can_give_the_lexical_index_its_own_size(tmp_path: Path) -> N
 def test_bad_lexical_chunkings_name_the_key(tmp_path: Path, entry: str) -> None:
     with pytest.raises(InputError, match=r"index\.chunking"):
         load_grid(_grid(tmp_path, f"[index]\nchunking = [{entry}]\n"))
+
+
+def test_analyzers_multiply_the_indexes_and_name_them(tmp_path: Path) -> None:
+    grid = load_grid(
+        _grid(
+            tmp_path,
+            "[index]\nchunking = [{ max_tokens = 96, overlap_tokens = 16 }]\n"
+            'analyzer = ["plain", "english"]\n',
+        )
+    )
+    assert [i.analyzer for i in grid.indexes] == ["plain", "english"]
+    assert [i.label for i in grid.indexes] == ["c96o16+plain/hash-96", "c96o16+english/hash-96"]
+    assert grid.to_data()["index"]["analyzer"] == ["plain", "english"]
+    # unnamed: the implementation's own, passed to nobody, and the ids of before
+    assert default_grid().indexes[0].analyzer is None
+    assert "analyzer" not in default_grid().to_data()["index"]
+
+
+@pytest.mark.parametrize("value", ["[]", '["english", ""]', '"english"', "[1]"])
+def test_bad_analyzer_lists_name_the_key(tmp_path: Path, value: str) -> None:
+    with pytest.raises(InputError, match=r"index\.analyzer"):
+        load_grid(_grid(tmp_path, f"[index]\nanalyzer = {value}\n"))

@@ -226,3 +226,40 @@ def test_replace_keeps_grid_frozen(tmp_path: Path) -> None:
     grid = load_grid(tmp_path / "grid.toml")
     assert grid.measures == ("ndcg_cut_3", "recall_3", "recip_rank")
     assert replace(grid, depth=5).measures == grid.measures
+
+
+def _analyzer_grid(tmp_path: Path, analyzers: str) -> Path:
+    text = GRID.replace("[index]\n", f"[index]\nanalyzer = {analyzers}\n")
+    assert "analyzer" in text
+    (tmp_path / "grid.toml").write_text(text, encoding="utf-8")
+    return tmp_path / "grid.toml"
+
+
+def test_a_named_analyzer_builds_an_index_of_its_own(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    grid = load_grid(_analyzer_grid(tmp_path, '["plain", "english"]'))
+    evaluation = evaluate(dataset, grid=replace(grid, reranks=("none",)))
+    assert [r.id for r in evaluation] == [
+        "c16o2+plain/hash-96/lexical/norerank/cl5",
+        "c16o2+english/hash-96/lexical/norerank/cl5",
+    ]
+
+
+def test_a_named_analyzer_is_refused_by_a_factory_that_takes_none(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    grid = load_grid(_analyzer_grid(tmp_path, '["english"]'))
+
+    def plain(*, max_tokens: int, overlap_tokens: int, embedder: str) -> ReferenceSystem:
+        return reference_factory(
+            max_tokens=max_tokens, overlap_tokens=overlap_tokens, embedder=embedder
+        )
+
+    with pytest.raises(InputError, match=r"takes no analyzer keyword.*analyzer 'english'"):
+        evaluate(dataset, plain, grid=replace(grid, reranks=("none",)))
+
+
+def test_an_unknown_analyzer_is_refused_naming_the_index(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    grid = load_grid(_analyzer_grid(tmp_path, '["porter"]'))
+    with pytest.raises(InputError, match=r"refused index setting c16o2\+porter.*unknown analyzer"):
+        evaluate(dataset, grid=replace(grid, reranks=("none",)))
