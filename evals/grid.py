@@ -1,7 +1,8 @@
 """The evaluation grid: which settings a run sweeps, and how they expand.
 
 A grid names index settings (chunking x embedder x analyzer: one index each), retrieval settings
-(mode x ``rrf_k`` x rerank x ``candidate_limit``: answered from the index's first stage)
+(mode x fusion x ``rrf_k`` x ``dense_weight`` x rerank x ``candidate_limit``: answered
+from the index's first stage)
 and grounding thresholds (``min_overlap``: applied to the verdicts of each retrieval).
 ``rrf_k`` only matters to hybrid fusion, so lexical and dense settings are not repeated
 for every ``rrf_k``. Each retrieval setting has a stable :attr:`RetrievalSetting.id`, the
@@ -83,7 +84,7 @@ OWN_RERANKER = "default"
 
 @dataclass(frozen=True)
 class RetrievalSetting:
-    """One retrieval configuration over one index; ``rrf_k`` is None outside hybrid.
+    """One retrieval configuration over one index; ``rrf_k`` is None outside hybrid RRF.
 
     ``reranker`` is ``"none"`` (rerank off), ``"default"`` (the system's own reranker) or
     the name of a reranker the system is built with (``lexical-overlap``, ``minilm``).
@@ -94,6 +95,10 @@ class RetrievalSetting:
     rrf_k: float | None
     reranker: str
     candidate_limit: int
+    #: Hybrid mode's fusion method and dense weight (:attr:`Policy.fusion`); ``rrf_k`` is
+    #: None for a method other than ``rrf``, which reads no ``k``.
+    fusion: str = "rrf"
+    dense_weight: float = 0.5
 
     @property
     def rerank(self) -> bool:
@@ -103,7 +108,15 @@ class RetrievalSetting:
     @property
     def id(self) -> str:
         """A stable name, the key reports and the gate match settings by."""
-        fusion = f"k{_number(self.rrf_k)}/" if self.rrf_k is not None else ""
+        fusion = ""
+        if self.mode == "hybrid":
+            weight = "" if self.dense_weight == 0.5 else f"w{_number(self.dense_weight)}"
+            if self.fusion == "rrf":
+                fusion = f"k{_number(self.rrf_k)}{weight}/"
+            else:
+                fusion = f"{self.fusion}{'-' + weight if weight else ''}/"
+        elif self.rrf_k is not None:
+            fusion = f"k{_number(self.rrf_k)}/"
         if not self.rerank:
             rerank = "norerank"
         elif self.reranker == OWN_RERANKER:
@@ -128,16 +141,32 @@ class Grid:
     reranks: tuple[str, ...]
     candidate_limits: tuple[int, ...]
     min_overlaps: tuple[float, ...]
+    fusions: tuple[str, ...] = ("rrf",)
+    dense_weights: tuple[float, ...] = (0.5,)
 
     def settings(self, index: IndexSetting) -> tuple[RetrievalSetting, ...]:
-        """The retrieval settings answered from ``index``."""
+        """The retrieval settings answered from ``index``: hybrid ones for each fusion
+        method and dense weight (and, for ``rrf``, each ``rrf_k``)."""
         out: list[RetrievalSetting] = []
         for mode, rerank, limit in itertools.product(
             self.modes, self.reranks, self.candidate_limits
         ):
-            ks: Sequence[float | None] = self.rrf_ks if mode == "hybrid" else (None,)
-            out.extend(RetrievalSetting(index, mode, k, rerank, limit) for k in ks)
+            if mode != "hybrid":
+                out.append(RetrievalSetting(index, mode, None, rerank, limit))
+                continue
+            for fusion in self.fusions:
+                ks: Sequence[float | None] = self.rrf_ks if fusion == "rrf" else (None,)
+                out.extend(
+                    RetrievalSetting(index, mode, k, rerank, limit, fusion, weight)
+                    for k in ks
+                    for weight in self.dense_weights
+                )
         return tuple(out)
+
+    def hybrid_settings_per_index(self) -> int:
+        """How many hybrid settings each rerank and candidate limit has."""
+        per_fusion = sum(len(self.rrf_ks) if f == "rrf" else 1 for f in self.fusions)
+        return per_fusion * len(self.dense_weights)
 
     def named_rerankers(self) -> tuple[str, ...]:
         """The rerankers a system must be built with (neither ``none`` nor ``default``)."""
@@ -165,6 +194,7 @@ class Grid:
                 "rrf_k": list(self.rrf_ks),
                 "rerank": list(self.reranks),
                 "candidate_limit": list(self.candidate_limits),
+                **_fusion_data(self.fusions, self.dense_weights),
             },
             "grounding": {"min_overlap": list(self.min_overlaps)},
         }
@@ -182,6 +212,16 @@ def _analyzers(indexes: Sequence[IndexSetting]) -> dict[str, list[str]]:
     """``{"analyzer": [...]}`` when the grid names analyzers, else nothing (as before)."""
     named = _unique(i.analyzer for i in indexes if i.analyzer is not None)
     return {"analyzer": named} if named else {}
+
+
+def _fusion_data(fusions: tuple[str, ...], weights: tuple[float, ...]) -> dict[str, Any]:
+    """The fusion keys of ``retrieval`` where they are not the defaults (as before)."""
+    out: dict[str, Any] = {}
+    if fusions != ("rrf",):
+        out["fusion"] = list(fusions)
+    if weights != (0.5,):
+        out["dense_weight"] = list(weights)
+    return out
 
 
 def _number(value: float | None) -> str:

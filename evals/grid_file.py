@@ -26,7 +26,14 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
     "measures": list,
     "grounding_depth": int,
     "index": {"chunking": list, "embedder": list, "analyzer": list},
-    "retrieval": {"mode": list, "rrf_k": list, "rerank": list, "candidate_limit": list},
+    "retrieval": {
+        "mode": list,
+        "fusion": list,
+        "rrf_k": list,
+        "dense_weight": list,
+        "rerank": list,
+        "candidate_limit": list,
+    },
     "grounding": {"min_overlap": list},
 }
 

@@ -305,6 +305,8 @@ def _policy(
     return Policy(
         mode=setting.mode,
         rrf_k=setting.rrf_k if setting.rrf_k is not None else 60,
+        fusion=setting.fusion,
+        dense_weight=setting.dense_weight,
         rerank=setting.rerank,
         candidate_limit=setting.candidate_limit,
         result_limit=grid.depth,

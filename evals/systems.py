@@ -122,6 +122,17 @@ class SystemBuilder:
             raise InputError(
                 f"{self.name} does not declare rerank_toggle; give retrieval.rerank one value"
             )
+        undeclared = [f for f in grid.fusions if f not in declared.fusion_methods]
+        if "hybrid" in grid.modes and undeclared:
+            raise InputError(
+                f"{self.name} does not declare fusion {undeclared[0]!r} (it has "
+                f"{', '.join(declared.fusion_methods)}); set the grid's retrieval.fusion "
+                "accordingly"
+            )
+        if "hybrid" in grid.modes and grid.dense_weights != (0.5,) and not declared.fusion_weights:
+            raise InputError(
+                f"{self.name} does not declare fusion_weights; drop retrieval.dense_weight"
+            )
         if not declared.policy_knobs and (len(grid.rrf_ks) > 1 or len(grid.candidate_limits) > 1):
             raise InputError(
                 f"{self.name} does not declare policy_knobs; give retrieval.rrf_k and "
@@ -164,6 +175,15 @@ def fit_grid(grid: Grid, factory: Callable[..., Any], name: str) -> tuple[Grid, 
     if len(grid.reranks) > 1 and not declared.rerank_toggle:
         dropped.append(f"rerank {', '.join(grid.reranks[1:])} (no rerank_toggle)")
         grid = replace(grid, reranks=grid.reranks[:1])
+    fusions = tuple(f for f in grid.fusions if f in declared.fusion_methods) or ("rrf",)
+    if fusions != grid.fusions:
+        missing = [f for f in grid.fusions if f not in fusions]
+        dropped.append(f"fusion {', '.join(missing)} (not declared)")
+        grid = replace(grid, fusions=fusions)
+    if grid.dense_weights != (0.5,) and not declared.fusion_weights:
+        shown = ", ".join(f"{w:g}" for w in grid.dense_weights)
+        dropped.append(f"dense_weight {shown} (no fusion_weights: plain RRF weights only)")
+        grid = replace(grid, dense_weights=(0.5,))
     if not declared.policy_knobs:
         for knob in ("rrf_ks", "candidate_limits"):
             values = getattr(grid, knob)

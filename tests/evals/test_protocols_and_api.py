@@ -263,3 +263,36 @@ def test_an_unknown_analyzer_is_refused_naming_the_index(tmp_path: Path) -> None
     grid = load_grid(_analyzer_grid(tmp_path, '["porter"]'))
     with pytest.raises(InputError, match=r"refused index setting c16o2\+porter.*unknown analyzer"):
         evaluate(dataset, grid=replace(grid, reranks=("none",)))
+
+
+def test_a_grid_of_fusion_methods_is_fitted_to_what_the_system_declares(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    text = GRID.replace('mode = ["lexical"]', 'mode = ["hybrid"]').replace(
+        "[retrieval]\n",
+        '[retrieval]\nfusion = ["rrf", "zscore"]\nrrf_k = [60]\ndense_weight = [0.5, 0.8]\n',
+    )
+    assert 'mode = ["hybrid"]' in text
+    (tmp_path / "grid.toml").write_text(text, encoding="utf-8")
+    grid = replace(load_grid(tmp_path / "grid.toml"), reranks=("none",))
+    every = evaluate(dataset, grid=grid)
+    assert [r.id.split("/", 2)[2] for r in every] == [
+        "hybrid/k60/norerank/cl5",
+        "hybrid/k60w0.8/norerank/cl5",
+        "hybrid/zscore/norerank/cl5",
+        "hybrid/zscore-w0.8/norerank/cl5",
+    ]
+
+    class RrfOnly(ReferenceSystem):
+        capabilities = replace(
+            ReferenceSystem(reference_factory().retriever).capabilities,
+            fusion_methods=("rrf",),
+            fusion_weights=False,
+        )
+
+    def rrf_only(**keywords: Any) -> ReferenceSystem:
+        return RrfOnly(reference_factory(**keywords).retriever)
+
+    fitted = evaluate(dataset, rrf_only, grid=grid)
+    assert [r.id.split("/", 2)[2] for r in fitted] == ["hybrid/k60/norerank/cl5"]
+    assert any("fusion zscore (not declared)" in line for line in fitted.dropped)
+    assert any("dense_weight 0.5, 0.8 (no fusion_weights" in line for line in fitted.dropped)
