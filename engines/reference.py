@@ -45,6 +45,7 @@ from ragward.reference import (
     reciprocal_rank_fusion,
 )
 from ragward.reference.analysis import PLAIN, analyzer_named
+from ragward.reference.counters import counter_named
 from ragward.reference.finishing import StageTable
 from ragward.reference.grounding import reaches
 
@@ -338,7 +339,10 @@ class ReferenceSystem:
         self, doc: records.Doc, max_tokens: int, overlap_tokens: int
     ) -> tuple[records.Span, ...]:
         chunks = chunk_document(
-            reference_doc(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
+            reference_doc(doc),
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+            token_counter=self.retriever.token_counter,
         )
         return tuple(
             records.Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks
@@ -353,13 +357,19 @@ class ReferenceSystem:
             policy=request.policy,
             memory=request.memory,
             retrieved=[scored_of(hit) for hit in request.retrieved],
+            token_counter=self.retriever.token_counter,
         )
         return records.Context(
             context.text, context.tokens, context.included_chunks, context.dropped_chunks
         )
 
+    def embedder_truncation(self) -> tuple[int, int, int] | None:
+        """``(truncated, embedded, limit)``: chunks the embedder cut at its input limit
+        (:meth:`AuthorizedRetriever.truncation`); the evals report it."""
+        return self.retriever.truncation()
+
     def count_tokens(self, text: str) -> int:
-        return estimate_tokens(text)
+        return self.retriever.token_counter(text)
 
     def ground(
         self, claims: tuple[str, ...], retrieved: tuple[records.Hit, ...], min_overlap: float
@@ -465,6 +475,7 @@ def reference_factory(
     lexical_max_tokens: int | None = None,
     lexical_overlap_tokens: int = 0,
     analyzer: str | None = None,
+    token_counter: str | None = None,
 ) -> ReferenceSystem:
     """A fresh reference system: the factory ``ragward conform`` uses by default.
 
@@ -474,7 +485,8 @@ def reference_factory(
     replaces the lexical-overlap grounding check with a team's own
     :class:`~ragward.reference.GroundingChecker`. ``analyzer`` names how the lexical
     index and its questions cut text (:mod:`ragward.reference.analysis`; ``plain`` when
-    unset).
+    unset); ``token_counter`` what chunk sizes and context budgets count
+    (:mod:`ragward.reference.counters`; ``chars4`` when unset).
     """
     defaults = Chunking()
     chunking = Chunking(
@@ -487,6 +499,7 @@ def reference_factory(
         embedder=HashEmbedder() if embedder is None else embedder_named(embedder),
         chunking=chunking,
         analyzer=PLAIN if analyzer is None else analyzer_named(analyzer),
+        token_counter=estimate_tokens if token_counter is None else counter_named(token_counter),
     )
     if reranker is not None:
         retriever.reranker = reranker_named(reranker)

@@ -1,8 +1,8 @@
 """The evaluation grid: which settings a run sweeps, and how they expand.
 
-A grid names index settings (chunking x embedder x analyzer: one index each), retrieval settings
-(mode x fusion x ``rrf_k`` x ``dense_weight`` x rerank x ``candidate_limit``: answered
-from the index's first stage)
+A grid names index settings (chunking x embedder x analyzer x token counter: one index
+each), retrieval settings (mode x fusion x ``rrf_k`` x ``dense_weight`` x rerank x
+``candidate_limit``: answered from the index's first stage)
 and grounding thresholds (``min_overlap``: applied to the verdicts of each retrieval).
 ``rrf_k`` only matters to hybrid fusion, so lexical and dense settings are not repeated
 for every ``rrf_k``. Each retrieval setting has a stable :attr:`RetrievalSetting.id`, the
@@ -49,6 +49,9 @@ class IndexSetting:
     #: The lexical index's analyzer by name (``plain``, ``english``, ...), or None: the
     #: implementation's own, not passed.
     analyzer: str | None = None
+    #: What chunk sizes (and the context budget) are counted in, by name (``chars4``,
+    #: ``cl100k``, ``o200k``, ``minilm``), or None: the implementation's own.
+    counter: str | None = None
 
     @property
     def is_own(self) -> bool:
@@ -64,6 +67,8 @@ class IndexSetting:
         )
         if self.analyzer is not None:
             lexical += f"+{self.analyzer}"
+        if self.counter is not None:
+            lexical += f"+{self.counter}-tokens"
         if self.is_own:
             return f"{OWN_INDEX}{lexical}"
         return f"c{self.max_tokens}o{self.overlap_tokens}{lexical}/{self.embedder}"
@@ -73,7 +78,13 @@ class IndexSetting:
         implementation's own (the lexical chunk size and the analyzer, passed separately,
         are kept)."""
         return IndexSetting(
-            None, None, None, self.lexical_max_tokens, self.lexical_overlap_tokens, self.analyzer
+            None,
+            None,
+            None,
+            self.lexical_max_tokens,
+            self.lexical_overlap_tokens,
+            self.analyzer,
+            self.counter,
         )
 
 
@@ -209,9 +220,14 @@ def _chunking_data(index: IndexSetting) -> dict[str, int | None]:
 
 
 def _analyzers(indexes: Sequence[IndexSetting]) -> dict[str, list[str]]:
-    """``{"analyzer": [...]}`` when the grid names analyzers, else nothing (as before)."""
-    named = _unique(i.analyzer for i in indexes if i.analyzer is not None)
-    return {"analyzer": named} if named else {}
+    """``{"analyzer": [...], "counter": [...]}`` where the grid names them, else nothing
+    (as before)."""
+    out = {}
+    for key in ("analyzer", "counter"):
+        named = _unique(getattr(i, key) for i in indexes if getattr(i, key) is not None)
+        if named:
+            out[key] = named
+    return out
 
 
 def _fusion_data(fusions: tuple[str, ...], weights: tuple[float, ...]) -> dict[str, Any]:

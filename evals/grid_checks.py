@@ -107,6 +107,9 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
     analyzers: tuple[str | None, ...] = (None,)
     if "analyzer" in data["index"]:
         analyzers = values("index", "analyzer", str, lambda a: bool(a), "analyzer names")
+    counters: tuple[str | None, ...] = (None,)
+    if "counter" in data["index"]:
+        counters = values("index", "counter", str, lambda c: bool(c), "token counter names")
     modes = values("retrieval", "mode", str, lambda m: m in MODES, f"one of {', '.join(MODES)}")
     return Grid(
         name=data["name"],
@@ -115,10 +118,11 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         measures=measures,
         grounding_depth=data["grounding_depth"],
         indexes=tuple(
-            IndexSetting(s, o, e, ls, lo, a)
+            IndexSetting(s, o, e, ls, lo, a, c)
             for (s, o, ls, lo) in sizes
             for e in embedders
             for a in analyzers
+            for c in counters
         ),
         modes=modes,
         rrf_ks=values(

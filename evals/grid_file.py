@@ -25,7 +25,7 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
     "depth": int,
     "measures": list,
     "grounding_depth": int,
-    "index": {"chunking": list, "embedder": list, "analyzer": list},
+    "index": {"chunking": list, "embedder": list, "analyzer": list, "counter": list},
     "retrieval": {
         "mode": list,
         "fusion": list,

@@ -54,6 +54,7 @@ def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
         "candidate_limit": setting.candidate_limit,
         # only where named or not the default, so a report of before reads the same
         **({"analyzer": setting.index.analyzer} if setting.index.analyzer is not None else {}),
+        **({"counter": setting.index.counter} if setting.index.counter is not None else {}),
         **({"fusion": setting.fusion} if setting.fusion != "rrf" else {}),
         **({"dense_weight": setting.dense_weight} if setting.dense_weight != 0.5 else {}),
     }
@@ -92,6 +93,7 @@ def build_results(
         "depth_unit": outcome.depth_unit,
         "grounding": outcome.grounding,
         "work": dict(outcome.work),
+        **({"truncated_chunks": dict(outcome.truncated)} if outcome.truncated else {}),
         "grid": grid.to_data(),
         "settings": [
             {
@@ -197,6 +199,14 @@ def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
         table(results, fmt="github"),
         "",
     ]
+    for label, cut in results.get("truncated_chunks", {}).items():
+        if cut["truncated"]:
+            lines += [
+                f"Index `{label}`: the embedder cut {cut['truncated']} of {cut['embedded']} "
+                f"chunks at its limit of {cut['limit']} tokens (their ends are not in their "
+                "vectors); size chunks in its tokens (index.counter) to avoid it.",
+                "",
+            ]
     if results["settings"] and results["settings"][0]["grounding"]:
         first = results["settings"][0]
         lines += [

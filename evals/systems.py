@@ -55,12 +55,13 @@ class SystemBuilder:
                 f"{name} takes no {split[0]} keyword, so it cannot give the lexical index "
                 "chunks of their own size; drop lexical_max_tokens from index.chunking"
             )
-        named = next((i.analyzer for i in grid.indexes if i.analyzer is not None), None)
-        if named is not None and not takes_keywords(factory, ("analyzer",)):
-            raise InputError(
-                f"{name} takes no analyzer keyword, so it cannot be built with analyzer "
-                f"{named!r}; drop index.analyzer from the grid"
-            )
+        for key, keyword in (("analyzer", "analyzer"), ("counter", "token_counter")):
+            named = next((getattr(i, key) for i in grid.indexes if getattr(i, key)), None)
+            if named is not None and not takes_keywords(factory, (keyword,)):
+                raise InputError(
+                    f"{name} takes no {keyword} keyword, so it cannot be built with {key} "
+                    f"{named!r}; drop index.{key} from the grid"
+                )
         if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
             raise InputError(
                 f"{name} takes no reranker keyword, so it cannot be built with reranker "
@@ -90,6 +91,8 @@ class SystemBuilder:
             )
         if index.analyzer is not None:
             keywords["analyzer"] = index.analyzer
+        if index.counter is not None:
+            keywords["token_counter"] = index.counter
         if reranker is not None:
             keywords["reranker"] = reranker
         call = f"{self.name}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"

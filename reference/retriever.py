@@ -172,6 +172,11 @@ class AuthorizedRetriever:
     token_counter: TokenCounter = estimate_tokens
     grounding: GroundingChecker = field(default_factory=LexicalOverlapChecker)
     analyzer: Analyzer = PLAIN
+    #: Chunks embedded, and of them those longer than the embedder reads (where it says
+    #: its ``input_limit`` and ``input_tokens``): :meth:`truncation`.
+    _embedded: list[int] = field(
+        default_factory=lambda: [0, 0], init=False, repr=False, compare=False
+    )
     _namespaces: dict[str, Namespace] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
 
@@ -266,8 +271,23 @@ class AuthorizedRetriever:
         )
         return [*chunks, *wide], [DENSE] * len(chunks) + [LEXICAL] * len(wide)
 
+    def truncation(self) -> tuple[int, int, int] | None:
+        """``(truncated, embedded, limit)``: how many chunks the embedder cut at its input
+        limit, of how many it embedded; None when the embedder does not say its limit."""
+        limit = getattr(self.embedder, "input_limit", None)
+        if not isinstance(limit, int) or getattr(self.embedder, "input_tokens", None) is None:
+            return None
+        return self._embedded[1], self._embedded[0], limit
+
     def _vectors(self, chunks: Sequence[Chunk]) -> Vectors:
         texts = [c.search_text for c in chunks]
+        limit = getattr(self.embedder, "input_limit", None)
+        count = getattr(self.embedder, "input_tokens", None)
+        if isinstance(limit, int) and count is not None:
+            cut = sum(1 for text in texts if count(text) > limit)
+            with self._lock:
+                self._embedded[0] += len(texts)
+                self._embedded[1] += cut
         checked = check_vectors(
             self.embedder.embed(texts), len(texts), self.embedder.dimensions, self.embedder.name
         )

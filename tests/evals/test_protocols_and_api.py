@@ -296,3 +296,33 @@ def test_a_grid_of_fusion_methods_is_fitted_to_what_the_system_declares(tmp_path
     assert [r.id.split("/", 2)[2] for r in fitted] == ["hybrid/k60/norerank/cl5"]
     assert any("fusion zscore (not declared)" in line for line in fitted.dropped)
     assert any("dense_weight 0.5, 0.8 (no fusion_weights" in line for line in fitted.dropped)
+
+
+def test_the_eval_says_how_many_chunks_the_embedder_truncated(tmp_path: Path) -> None:
+    from ragward.evals.report import _summary
+    from ragward.reference import HashEmbedder
+
+    class ShortSighted(HashEmbedder):
+        """Reads three words of a text, and says so."""
+
+        input_limit = 3
+
+        def input_tokens(self, text: str) -> int:
+            return len(text.split())
+
+    def factory(**keywords: Any) -> ReferenceSystem:
+        system = reference_factory(**keywords)
+        system.retriever.embedder = ShortSighted()
+        return system
+
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    (tmp_path / "grid.toml").write_text(GRID, encoding="utf-8")
+    grid = replace(load_grid(tmp_path / "grid.toml"), reranks=("none",))
+    results = evaluate(dataset, factory, grid=grid).report
+    (cut,) = results["truncated_chunks"].values()
+    assert cut["limit"] == 3
+    assert 0 < cut["truncated"] <= cut["embedded"]
+    summary = _summary(results, [])
+    assert f"the embedder cut {cut['truncated']} of {cut['embedded']} chunks" in summary
+    # an embedder that does not say its limit: nothing said, results as before
+    assert "truncated_chunks" not in evaluate(dataset, grid=grid).report
