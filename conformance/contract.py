@@ -59,7 +59,10 @@ class Capabilities:
     documents (:attr:`Policy.limit_unit`); ``fusion_methods`` the hybrid fusions the adapter
     can be asked (:attr:`Policy.fusion`, some of
     :data:`~ragward.conformance.records.FUSION_METHODS`), ``fusion_weights`` that it
-    honours :attr:`Policy.dense_weight`.
+    honours :attr:`Policy.dense_weight`; ``analyzer`` names the analyzer its lexical index
+    and questions go through, when it is one ragward names (``plain``, ``english``: see
+    :mod:`ragward.reference.analysis`), which unlocks the check that lexical matches are
+    exactly that analyzer's.
     """
 
     delete: bool = True
@@ -78,6 +81,7 @@ class Capabilities:
     document_limits: bool = False
     fusion_methods: tuple[str, ...] = ("rrf",)
     fusion_weights: bool = False
+    analyzer: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [mode for mode in self.modes if mode not in MODES]
@@ -103,7 +107,8 @@ class Capabilities:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """Every capability flag, in declaration order."""
-        return tuple(f.name for f in fields(cls) if f.name not in ("modes", "fusion_methods"))
+        named = ("modes", "fusion_methods", "analyzer")
+        return tuple(f.name for f in fields(cls) if f.name not in named)
 
 
 @runtime_checkable

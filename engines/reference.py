@@ -44,7 +44,7 @@ from ragward.reference import (
     estimate_tokens,
     reciprocal_rank_fusion,
 )
-from ragward.reference.analysis import PLAIN, analyzer_named
+from ragward.reference.analysis import ANALYZERS, PLAIN, analyzer_named
 from ragward.reference.counters import counter_named
 from ragward.reference.finishing import StageTable
 from ragward.reference.grounding import reaches
@@ -195,6 +195,11 @@ class ReferenceSystem:
 
     def __init__(self, retriever: AuthorizedRetriever | None = None) -> None:
         self.retriever = retriever or AuthorizedRetriever()
+        # the class's capabilities (a subclass may narrow them), with the analyzer named
+        # where it is one of ragward's
+        analyzer = self.retriever.analyzer.name
+        if analyzer in ANALYZERS:
+            self.capabilities = replace(type(self).capabilities, analyzer=analyzer)
         # The reference's chunk for each hit grounded lately, by the hit's identity (the
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.

@@ -1,6 +1,7 @@
 """Importing this package registers every invariant of the kit."""
 
 from ragward.conformance.invariants import (
+    analysis,
     assembly,
     depth,
     determinism,
@@ -14,6 +15,7 @@ from ragward.conformance.invariants import (
 )
 
 __all__ = [
+    "analysis",
     "assembly",
     "depth",
     "determinism",

@@ -163,7 +163,9 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
     within 1e-12, the first-stage scores never entering, so fusing by (normalised) scores
     fails here; for ``minmax`` and ``zscore``, the weighted sum of each side's normalised
     scores within 1e-9, an item a side lacks taking that side's lowest. Ties go by
-    ``chunk_id``; items within the tolerance of each other may come in either order."""
+    ``chunk_id``; items within the tolerance of each other may come in either order.
+    Every other method the adapter declares is then held to the same two answers, at the
+    case's dense weight and at 0.5."""
     system = factory()
     load(system, case.docs)
     caps = system.capabilities
@@ -171,25 +173,42 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
     base = replace(base, result_limit=case.candidate_limit)
     answers = {
         mode: system.retrieve(case.query, case.asker, 0, replace(base, mode=mode))
-        for mode in ("lexical", "dense", "hybrid")
+        for mode in ("lexical", "dense")
     }
     if any({"lexical", "dense"} & set(answer.degraded) for answer in answers.values()):
         return  # a stage was shed; the comparison would not be like for like
     sides = [[(h.chunk_id, h.score) for h in answers[mode].hits] for mode in ("lexical", "dense")]
+    # the case's method and weight, then every other method declared, at that weight and
+    # at 0.5: each fusion the adapter offers, held to the same answers
+    weights = dict.fromkeys((base.dense_weight, 0.5) if caps.fusion_weights else (0.5,))
+    methods = dict.fromkeys((base.fusion, *caps.fusion_methods))
+    for method in methods:
+        for weight in weights:
+            policy = replace(base, mode="hybrid", fusion=method, dense_weight=weight)
+            _check_fused(system, case, policy, sides)
+
+
+def _check_fused(
+    system: Any, case: CorpusCase, policy: Policy, sides: list[list[tuple[str, float]]]
+) -> None:
+    """The hybrid answer under ``policy`` against the kit's fusion of ``sides``."""
+    hybrid_answer = system.retrieve(case.query, case.asker, 0, policy)
+    if {"lexical", "dense"} & set(hybrid_answer.degraded):
+        return
     expected = expected_fusion(
-        *sides, method=base.fusion, k=base.rrf_k, dense_weight=base.dense_weight
+        *sides, method=policy.fusion, k=policy.rrf_k, dense_weight=policy.dense_weight
     )
     order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
     order = order[: case.candidate_limit]
-    hybrid = answers["hybrid"].hits
-    tolerance = TOLERANCE[base.fusion]
+    hybrid = hybrid_answer.hits
+    tolerance = TOLERANCE[policy.fusion]
     if not near_order(_ids(hybrid), order, expected, tolerance) or any(
         abs(hit.score - expected[hit.chunk_id]) > tolerance for hit in hybrid
     ):
-        question = asked(case.query, case.asker, 0, base, caps)
+        question = asked(case.query, case.asker, 0, policy, system.capabilities)
         lexical, dense = ([chunk_id for chunk_id, _ in side] for side in sides)
         fail_with_diff(
-            f"hybrid answer vs the {base.fusion} fusion of the lexical and dense answers",
+            f"hybrid answer vs the {policy.fusion} fusion of the lexical and dense answers",
             f"{question}; lexical {lexical}, dense {dense}",
             fused_changes(
                 [(c, expected[c]) for c in order], [(h.chunk_id, h.score) for h in hybrid]
@@ -209,21 +228,29 @@ def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
     fused candidate, so the chunks returned with rerank on must be a subset of them: a
     reranker may reorder and drop, never bring in a chunk the first stage did not
     propose. Nor does any answer hold more than ``candidate_limit`` chunks, whatever
-    ``result_limit`` allows: the fused list is cut at it before rerank sees it."""
+    ``result_limit`` allows: the fused list is cut at it before rerank sees it. Asked in
+    the case's mode, and in hybrid mode too where declared (where two rankings fuse to
+    more candidates than either holds)."""
     system = factory()
     load(system, case.docs)
     caps = system.capabilities
-    off = system.retrieve(case.query, case.asker, 0, policy_for(case, caps.modes, False, caps))
-    on = system.retrieve(case.query, case.asker, 0, policy_for(case, caps.modes, True, caps))
-    for name, result in (("off", off), ("on", on)):
-        if len(result.hits) > case.candidate_limit:
+    case_policy = policy_for(case, caps.modes, False, caps)
+    modes = dict.fromkeys((case_policy.mode, *(m for m in ("hybrid",) if m in caps.modes)))
+    for mode in modes:
+        off_policy = replace(case_policy, mode=mode)
+        off = system.retrieve(case.query, case.asker, 0, off_policy)
+        on = system.retrieve(case.query, case.asker, 0, replace(off_policy, rerank=True))
+        for name, result in (("off", off), ("on", on)):
+            if len(result.hits) > case.candidate_limit:
+                raise Violation(
+                    f"{mode}, rerank {name}: {len(result.hits)} hits came back under "
+                    f"candidate_limit={case.candidate_limit}: {_ids(result.hits)}"
+                )
+        extra = sorted(set(_ids(on.hits)) - set(_ids(off.hits)))
+        if extra:
             raise Violation(
-                f"with rerank {name}, {len(result.hits)} hits came back under candidate_limit="
-                f"{case.candidate_limit}: {_ids(result.hits)}"
+                f"{mode}: rerank returned {extra}, not among the candidates {_ids(off.hits)}"
             )
-    extra = sorted(set(_ids(on.hits)) - set(_ids(off.hits)))
-    if extra:
-        raise Violation(f"rerank returned {extra}, not among the candidates {_ids(off.hits)}")
 
 
 @invariant(
