@@ -61,7 +61,7 @@ class Capabilities:
     :data:`~ragward.conformance.records.FUSION_METHODS`), ``fusion_weights`` that it
     honours :attr:`Policy.dense_weight`; ``analyzer`` names the analyzer its lexical index
     and questions go through, when it is one ragward names (``plain``, ``english``: see
-    :mod:`ragward.reference.analysis`), which unlocks the check that lexical matches are
+    :mod:`ragward.analysis`), which unlocks the check that lexical matches are
     exactly that analyzer's.
     """
 
@@ -87,7 +87,10 @@ class Capabilities:
         unknown = [mode for mode in self.modes if mode not in MODES]
         if unknown or not self.modes:
             raise ValueError(f"Capabilities.modes must name some of {MODES}, got {self.modes!r}")
-        methods = self.fusion_methods
+        methods: object = self.fusion_methods
+        if isinstance(methods, list):  # as JSON gives it
+            methods = tuple(methods)
+            object.__setattr__(self, "fusion_methods", methods)
         if (
             not isinstance(methods, tuple)
             or "rrf" not in methods

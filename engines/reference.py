@@ -13,6 +13,7 @@ from functools import partial
 from operator import attrgetter, itemgetter
 from typing import cast
 
+from ragward.analysis import ANALYZERS, PLAIN, analyzer_named
 from ragward.conformance import records
 from ragward.conformance.contract import Capabilities, HitKey, Listing
 from ragward.engines.reference_records import (
@@ -44,7 +45,6 @@ from ragward.reference import (
     estimate_tokens,
     reciprocal_rank_fusion,
 )
-from ragward.reference.analysis import ANALYZERS, PLAIN, analyzer_named
 from ragward.reference.counters import counter_named
 from ragward.reference.finishing import StageTable
 from ragward.reference.grounding import reaches
@@ -66,6 +66,7 @@ _CAPABILITIES = Capabilities(
     document_limits=True,
     fusion_methods=records.FUSION_METHODS,
     fusion_weights=True,
+    analyzer="plain",
 )
 
 
@@ -197,9 +198,10 @@ class ReferenceSystem:
         self.retriever = retriever or AuthorizedRetriever()
         # the class's capabilities (a subclass may narrow them), with the analyzer named
         # where it is one of ragward's
-        analyzer = self.retriever.analyzer.name
-        if analyzer in ANALYZERS:
-            self.capabilities = replace(type(self).capabilities, analyzer=analyzer)
+        name = self.retriever.analyzer.name
+        named = name if name in ANALYZERS else None
+        if named != type(self).capabilities.analyzer:
+            self.capabilities = replace(type(self).capabilities, analyzer=named)
         # The reference's chunk for each hit grounded lately, by the hit's identity (the
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
@@ -489,7 +491,7 @@ def reference_factory(
     the lexical index's own); unset ones keep the reference's defaults. ``grounding``
     replaces the lexical-overlap grounding check with a team's own
     :class:`~ragward.reference.GroundingChecker`. ``analyzer`` names how the lexical
-    index and its questions cut text (:mod:`ragward.reference.analysis`; ``plain`` when
+    index and its questions cut text (:mod:`ragward.analysis`; ``plain`` when
     unset); ``token_counter`` what chunk sizes and context budgets count
     (:mod:`ragward.reference.counters`; ``chars4`` when unset).
     """

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ragward.analysis import PLAIN, Analyzer
 from ragward.errors import VersionConflict
-from ragward.reference.analysis import PLAIN, Analyzer
 from ragward.reference.chunking import Chunk
 from ragward.reference.columns import Column
 from ragward.reference.dense import VectorIndex

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ragward.analysis import PLAIN, Analyzer, PlainAnalyzer
 from ragward.errors import InvalidArgument, VersionConflict
-from ragward.reference.analysis import PLAIN, Analyzer, PlainAnalyzer
 from ragward.reference.candidates import lexical_stage, top_candidates
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors

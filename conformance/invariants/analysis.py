@@ -1,7 +1,7 @@
 """Analysis invariant (statistics level): the lexical index matches what its declared analyzer says.
 
 An adapter that declares ``analyzer`` (capability; ``plain`` or ``english``, the analyzers
-:mod:`ragward.reference.analysis` defines) promises that its lexical index and its
+:mod:`ragward.analysis` defines) promises that its lexical index and its
 questions go through that analyzer. The kit applies the same named analyzer to the
 documents and the question and holds the lexical answer to it: a document comes back
 exactly when it shares an analysed term with the question.
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from ragward.analysis import analyzer_named
 from ragward.conformance.answer_diff import asked
 from ragward.conformance.contract import Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Asker, Doc, Policy
 from ragward.conformance.text_strategies import latest, load
-from ragward.reference.analysis import analyzer_named
 
 __all__ = ["AnalysedCase"]
 

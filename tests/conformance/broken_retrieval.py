@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ragward.analysis import PLAIN, EnglishAnalyzer
 from ragward.conformance.records import Asker, Doc, Policy, Result, Span
 from ragward.engines.reference import ReferenceSystem, result_of
 from ragward.engines.reference_records import reference_asker, reference_policy, section_of
@@ -20,7 +21,6 @@ from ragward.reference import (
     reciprocal_rank_fusion,
     rerank,
 )
-from ragward.reference.analysis import PLAIN, EnglishAnalyzer
 
 __all__ = [
     "BarriersIgnored",

@@ -225,8 +225,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "delete-keeps-statistics",
         "reference/candidates.py",
-        "namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)",
-        "namespace.lexical.gather(tokenize(query), masks.rankable | ~live, live, view.memo)",
+        "namespace.analyzer.terms(query), masks.rankable, live, view.memo",
+        "namespace.analyzer.terms(query), masks.rankable | ~live, live, view.memo",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
         "right, scores of the survivors drift.",
         ("STAT-004", "lifecycle"),
@@ -331,8 +331,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "document-fusion-from-zero",
         "reference/fusion.py",
-        "[1.0 / (k + rank) for rank in range(1, len(docs) + 1)]",
-        "[1.0 / (k + rank) for rank in range(len(docs))]",
+        "[weight / (k + rank) for rank in range(1, len(docs) + 1)]",
+        "[weight / (k + rank) for rank in range(len(docs))]",
         "Document-depth fusion ranks documents from 0: the first scores ``1/k`` instead of "
         "``1/(k + 1)``.",
         ("DEPTH-001",),

@@ -6,6 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ragward.analysis import (
+    ANALYZERS,
+    ENGLISH_STOPWORDS,
+    PLAIN,
+    Analyzer,
+    EnglishAnalyzer,
+    analyzer_named,
+)
 from ragward.errors import InvalidArgument
 from ragward.reference import (
     AuthorizedRetriever,
@@ -14,14 +22,6 @@ from ragward.reference import (
     ReferenceDoc,
     ReferencePolicy,
     tokenize,
-)
-from ragward.reference.analysis import (
-    ANALYZERS,
-    ENGLISH_STOPWORDS,
-    PLAIN,
-    Analyzer,
-    EnglishAnalyzer,
-    analyzer_named,
 )
 from ragward.reference.rerank import LexicalOverlapReranker
 
