@@ -342,6 +342,25 @@ PLANTS: tuple[Plant, ...] = (
         "the smallest ``chunk_id``.",
         ("GRD-004", "GRD-005"),
     ),
+    Plant(
+        "cut-tie-by-ingestion",
+        "reference/ranking.py",
+        "            _by_chunk_id(best, start, end, chunks)\n        start = end\n",
+        "            _by_chunk_id(best, start, min(end, limit), chunks)\n        start = end\n",
+        "A tie at BM25's candidate cut settled by ingestion order: the best rows are taken by "
+        "``(-score, row)``, then only the rows kept are put in ``chunk_id`` order.",
+        ("DET-001", "DET-002", "DET-004"),
+    ),
+    Plant(
+        "rerank-sees-result-limit",
+        "reference/retriever.py",
+        "remembered.rerank(first.query, candidates, policy.rerank_min_score)",
+        "remembered.rerank(first.query, candidates[: policy.result_limit], "
+        "policy.rerank_min_score)",
+        "The reranker sees only the first ``result_limit`` candidates, not the whole pool "
+        "cut at ``candidate_limit``.",
+        ("FUS-005", "DET-004"),
+    ),
 )
 
 
