@@ -349,7 +349,7 @@ PLANTS: tuple[Plant, ...] = (
         "            _by_chunk_id(best, start, min(end, limit), chunks)\n        start = end\n",
         "A tie at BM25's candidate cut settled by ingestion order: the best rows are taken by "
         "``(-score, row)``, then only the rows kept are put in ``chunk_id`` order.",
-        ("DET-001", "DET-002", "DET-004"),
+        ("DET-006",),
     ),
     Plant(
         "rerank-sees-result-limit",
@@ -359,7 +359,26 @@ PLANTS: tuple[Plant, ...] = (
         "policy.rerank_min_score)",
         "The reranker sees only the first ``result_limit`` candidates, not the whole pool "
         "cut at ``candidate_limit``.",
-        ("FUS-005", "DET-004"),
+        ("FUS-008",),
+    ),
+    Plant(
+        "fusion-reads-result-limit",
+        "reference/retriever.py",
+        "            rankings = [r for r in (first.lexical, first.dense) if r]\n",
+        "            rankings = [r[: policy.result_limit] for r in (first.lexical, first.dense) "
+        "if r]\n",
+        "Hybrid fusion reads each first-stage ranking only up to ``result_limit``, not up to "
+        "``candidate_limit``.",
+        ("FUS-004", "FUS-008"),
+    ),
+    Plant(
+        "assembly-reads-eight",
+        "reference/assembly.py",
+        "        for s in retrieved\n    ]\n",
+        "        for s in retrieved[:8]\n    ]\n",
+        "Assembly reads the first 8 retrieved chunks only: the rest are dropped however "
+        "large the budget.",
+        ("ASM-008",),
     ),
 )
 
