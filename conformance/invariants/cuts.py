@@ -31,6 +31,7 @@ from ragward.conformance.strategies import (
     policies,
     queries,
     restamp,
+    scenes,
     stamp,
 )
 from ragward.conformance.view import bare, build, fit_policy, prepare
@@ -111,15 +112,20 @@ def _ends(places: list[int]) -> list[int]:
     return list(dict.fromkeys(places[:1] + places[-1:]))
 
 
-def fused_cuts(rankings: Sequence[Sequence[Hit]], k: float) -> list[int]:
-    """Candidate limits ``c`` at which the RRF of the rankings' first ``c`` hits ties
-    across its own cut at ``c`` (exact sums, as FUS-001 holds ``fuse`` to)."""
+def fused_cuts(rankings: Sequence[Sequence[Hit]], k: float, unit: str = "chunks") -> list[int]:
+    """Candidate limits ``c`` at which the RRF of the rankings, each cut at ``c``, ties
+    across its own cut at ``c`` (exact sums, as FUS-001 holds ``fuse`` to): of chunks,
+    or with ``unit="documents"`` of documents ranked by first occurrence."""
     places = []
     for limit in range(1, max((len(r) for r in rankings), default=0) + 1):
         terms: dict[str, list[float]] = {}
         for ranking in rankings:
-            for rank, hit in enumerate(ranking[:limit], start=1):
-                terms.setdefault(hit.chunk_id, []).append(1.0 / (k + rank))
+            if unit == "documents":
+                names = list(dict.fromkeys(hit.doc_id for hit in ranking))[:limit]
+            else:
+                names = [hit.chunk_id for hit in ranking[:limit]]
+            for rank, name in enumerate(names, start=1):
+                terms.setdefault(name, []).append(1.0 / (k + rank))
         fused = sorted(math.fsum(t) for t in terms.values())[::-1]
         if len(fused) > limit and fused[limit - 1] == fused[limit]:
             places.append(limit)
@@ -140,8 +146,8 @@ def _pools(
         for unit in units:
             cut = ties.cuts if unit == "chunks" else ties.document_cuts
             limits = [c for side in sides for c in cut(side)]
-            if mode == "hybrid" and unit == "chunks" and len(sides) == 2:
-                limits += fused_cuts(sides, wide.rrf_k)
+            if mode == "hybrid" and len(sides) == 2:
+                limits += fused_cuts(sides, wide.rrf_k, unit)
             for rerank in toggles:
                 base = fit_policy(replace(wide, mode=mode, rerank=rerank, limit_unit=unit), caps)
                 for limit in dict.fromkeys([_WIDE, *limits]):
@@ -162,7 +168,8 @@ def ties_on_every_cut(factory: Factory, case: Scene) -> None:
     with ``candidate_limit`` cutting a first-stage ranking there, with ``result_limit``
     cutting the answer there (limits in documents: between two documents whose first
     chunks tie), and — in hybrid mode — with ``candidate_limit`` where the
-    reciprocal rank fusion of the lexical and dense rankings ties across its own cut.
+    reciprocal rank fusion of the lexical and dense rankings (of their documents, at
+    document depth) ties across its own cut.
     Both systems must give exactly the same answer (hits, scores, counts), and no
     answer may hold a chunk while an identical chunk of a copy with a smaller
     ``chunk_id`` is left out (in hybrid mode at document depth, where fusion ranks whole
@@ -224,3 +231,36 @@ def _smallest_kept(
                     f"{twin.chunk_id!r}, an identical chunk of a copy with a smaller "
                     f"chunk_id: the tie was not settled by chunk_id\n{question}"
                 )
+
+
+@invariant("DET-007", cases=lambda: scenes(twins=True), requires=("policy_knobs",))
+def candidate_limit_cuts_prefix(factory: Factory, case: Scene) -> None:
+    """In a single-index mode a candidate limit cuts a prefix
+
+    In lexical and in dense mode (those declared), rerank off, the answer under
+    ``candidate_limit = n`` and a result limit wider than the corpus is exactly the
+    first n hits of the answer under limits wider than the corpus — same chunks, same
+    order, same scores; fewer only if fewer match. ``n`` is the drawn candidate limit,
+    1, and one less than the matches, so the cut keeps all but the last: a first stage
+    that keeps one candidate too few or too many, or another set at the cut, fails
+    here."""
+    system, caps, _, policy = prepare(factory, case.docs, case.policy)
+    question = (case.query, case.asker, case.now_tick)
+    for mode in (m for m in ("lexical", "dense") if m in caps.modes):
+        wide = bare(replace(policy, limit_unit="chunks"), caps, mode)
+        wide = replace(wide, candidate_limit=_WIDE, result_limit=_WIDE)
+        everything = system.retrieve(*question, wide)
+        if mode in everything.degraded:
+            continue
+        for n in dict.fromkeys([policy.candidate_limit, 1, len(everything.hits) - 1]):
+            if n < 1:
+                continue
+            narrow = replace(wide, candidate_limit=n)
+            differ(
+                f"{mode} hits under candidate_limit={n} vs the first {n} under {_WIDE}",
+                asked(*question, narrow, caps),
+                replace(everything, hits=everything.hits[:n]),
+                system.retrieve(*question, narrow),
+                caps,
+                counts=False,
+            )

@@ -171,7 +171,7 @@ PLANTS: tuple[Plant, ...] = (
         "    if len(distinct) <= limit + 1:\n        return len(doc_ids)\n"
         "    return doc_ids.index(distinct[limit + 1])\n",
         "A document-depth cut that keeps ``limit + 1`` documents.",
-        ("DEPTH-001",),
+        ("DEPTH-001", "FUS-008"),
     ),
     Plant(
         "min-overlap-exclusive",
@@ -226,7 +226,7 @@ PLANTS: tuple[Plant, ...] = (
         "(chunks[row].doc_id, chunks[row].start_char, row))",
         "First-stage ties broken by document, then position in it (``d::2`` before ``d::10``), "
         "not by ``chunk_id``.",
-        ("DET-001",),
+        ("DET-001", "DET-006"),
     ),
     Plant(
         "ties-by-row",
@@ -234,7 +234,7 @@ PLANTS: tuple[Plant, ...] = (
         "(chunks[row].chunk_id, row))",
         "(row, row))",
         "First-stage ties left in row order (ingestion order).",
-        ("DET-001", "DET-002"),
+        ("DET-001", "DET-002", "DET-006"),
     ),
     Plant(
         "terms-in-set-order",
@@ -349,7 +349,16 @@ PLANTS: tuple[Plant, ...] = (
         "            _by_chunk_id(best, start, min(end, limit), chunks)\n        start = end\n",
         "A tie at BM25's candidate cut settled by ingestion order: the best rows are taken by "
         "``(-score, row)``, then only the rows kept are put in ``chunk_id`` order.",
-        ("DET-006",),
+        ("DET-006", "DET-007"),
+    ),
+    Plant(
+        "dense-candidates-one-short",
+        "reference/candidates.py",
+        "        best = top_rows(rows, scores, namespace.chunks, policy.candidate_limit)\n",
+        "        best = top_rows(rows, scores, namespace.chunks, "
+        "max(1, policy.candidate_limit - 1))\n",
+        "The dense first stage keeps one candidate fewer than ``candidate_limit`` (at least one).",
+        ("DET-007",),
     ),
     Plant(
         "rerank-sees-result-limit",
