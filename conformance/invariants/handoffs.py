@@ -144,7 +144,7 @@ def rerank_reads_every_candidate(factory: Factory, case: Scene) -> None:
             for n in range(1, min(limit, reach)):
                 narrow = replace(pool, result_limit=n)
                 differ(
-                    f"{mode}, rerank {'on' if pool.rerank else 'off'}: hits under "
+                    f"{mode}{', rerank on' if caps.rerank_toggle else ''}: hits under "
                     f"result_limit={n} vs the first {n} of the whole pool reranked "
                     f"(result_limit={limit})",
                     asked(*question, narrow, caps),
