@@ -12,7 +12,7 @@ returned, never used to fetch more than the engine was asked for).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ __all__ = [
     "IndexRow",
     "Settings",
     "View",
+    "ingest_newer",
     "ranked",
     "settings_of",
 ]
@@ -247,3 +248,32 @@ def ranked(
             return order[:position]
         seen.add(row.doc_id)
     return order
+
+
+def ingest_newer(
+    settings: Settings,
+    versions: dict[tuple[str, str], int],
+    docs: Iterable[Doc],
+    write: Callable[[Doc, int | None, list[IndexRow]], None],
+) -> tuple[bool, ...]:
+    """The contract's ``ingest_many`` for an adapter that keeps its versions in memory,
+    beside its engine: each document (any iterable, read once), in order, is accepted only
+    when newer than the live version of its ``(tenant, doc_id)``; ``write(doc, previous,
+    rows)`` stores an accepted one (``previous``: the version it replaces, or None) once
+    ``versions`` holds it. Every document is chunked first, so a bad one writes nothing."""
+    docs = list(docs)  # read once: a generator has no second pass
+    rows = settings.rows_of_many(docs)  # refuses a bad classification first
+    by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
+    for row in rows:
+        by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
+    accepted = []
+    for doc in docs:
+        key = (doc.tenant, doc.doc_id)
+        previous = versions.get(key)
+        if previous is not None and doc.version <= previous:
+            accepted.append(False)
+            continue
+        versions[key] = doc.version
+        write(doc, previous, by_version.get((doc.tenant, doc.doc_id, doc.version), []))
+        accepted.append(True)
+    return tuple(accepted)

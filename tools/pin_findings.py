@@ -35,10 +35,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
-from ragward.conformance.invariant import LEVELS, REGISTRY
+from ragward.conformance.invariant import LEVELS, REGISTRY, Violation
 from ragward.conformance.loading import load_factory
 from ragward.conformance.report import to_json
-from ragward.conformance.runner import Report, Verdict, minimise_verdict
+from ragward.conformance.runner import Report, Verdict, minimise_verdict, replay, said
 from ragward.engines import Configuration, configurations
 from ragward.engines.matrix import REFERENCE, impl_of, label, load_column
 from tools.counterexample_stats import documents, words
@@ -113,6 +113,17 @@ def holds_on_reference(configuration: Configuration, verdict: Verdict) -> bool:
             check=False,
         )
     return done.returncode == 0
+
+
+def refreshed(configuration: Configuration, verdict: Verdict) -> Verdict:
+    """``verdict`` with the reason and diff the current kit gives its case (a kept case
+    may have been found by an older kit, whose words for the same failure differ)."""
+    try:
+        replay(load_factory(impl_of(configuration)), verdict.id, verdict.counterexample)
+    except Violation as violation:
+        reason, detail = said(violation)
+        return replace(verdict, reason=reason, detail=detail)
+    return verdict  # held in this process (an engine's random tie): left as found
 
 
 def _write(configuration: Configuration, verdicts: dict[str, Verdict]) -> None:
@@ -205,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
             for invariant, cases in sorted(candidates.items()):
                 verdict = next((v for v in _by_size(cases) if _finding(configuration, v)), None)
                 if verdict is not None:
-                    kept[invariant] = verdict
+                    kept[invariant] = refreshed(configuration, verdict)
                     continue
                 lost += 1
                 why = "no case left that fails on it and holds on the reference"

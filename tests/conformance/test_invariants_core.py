@@ -63,3 +63,23 @@ Lifecycle.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestLifecycleOnReference = Lifecycle.TestCase
+
+
+def test_another_tenant_s_chunk_under_a_repeated_id_is_said_as_the_leak() -> None:
+    # LlamaIndex returned acme's d1::1 and globex's d1::1 to an acme asker: a leak, which
+    # the kit once reported as a repeated id.
+    from ragward.conformance.invariant import Violation
+    from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
+    from ragward.conformance.view import check_hits
+
+    mine = Doc(tenant="acme", doc_id="d1", text="q")
+    theirs = Doc(tenant="globex", doc_id="d1", text="qx")
+    hits = (Hit("d1::1", "d1", 1, 0, 1, "q", 0.03), Hit("d1::1", "d1", 1, 0, 2, "qx", 0.01))
+    asker = Asker("u1", "acme", "internal")
+    live = {("acme", "d1"): mine, ("globex", "d1"): theirs}
+    with pytest.raises(Violation) as leak:
+        check_hits(Result(hits), asker, 0, Policy(), live, [mine, theirs])
+    assert "its text 'qx' is not from that document" in str(leak.value)
+    assert str(leak.value).endswith("(its text belongs to globex/d1 v1)")
+    with pytest.raises(Violation, match="returned twice"):
+        check_hits(Result(hits[:1] * 2), asker, 0, Policy(), live, [mine, theirs])
