@@ -2,10 +2,12 @@
 
 from ragward.conformance.invariants import (
     assembly,
+    cuts,
     depth,
     determinism,
     fusion,
     grounding,
+    handoffs,
     isolation,
     lifecycle,
     prefilter,
@@ -15,10 +17,12 @@ from ragward.conformance.invariants import (
 
 __all__ = [
     "assembly",
+    "cuts",
     "depth",
     "determinism",
     "fusion",
     "grounding",
+    "handoffs",
     "isolation",
     "lifecycle",
     "prefilter",
