@@ -677,10 +677,8 @@ def main(argv: list[str]) -> int:
         "command": command,
         "planted": len(everything),
         "selected": len(mutants),
-        # A sample is what --sample (or --minutes) left of the selection; --only alone
-        # chooses, it does not sample.
-        "sample": len(outcomes) < len(mutants)
-        or (bool(args.sample) and len(outcomes) < len(everything)),
+        # what --sample (or --minutes) left of the selection; --only chooses, not samples
+        "sample": len(outcomes) < (len(everything) if args.sample else len(mutants)),
         "wall": "" if args.report_only else f"{wall / 60:.1f} min with --jobs {args.jobs}",
         "baseline_seconds": base["seconds"],
         "mutant_seconds": round(sum(o.seconds for o in outcomes.values()), 1),
