@@ -72,6 +72,9 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
         "(prefilter=False)",
         "lancedb",
         ("lancedb", "pyarrow"),
+        # the slowest column (100 s in CI): its findings are replayed, its column regenerated
+        # by hand; the prefilter column keeps the engine judged whole in every run
+        ci_column=False,
     ),
 )
 

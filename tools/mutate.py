@@ -677,11 +677,13 @@ def main(argv: list[str]) -> int:
         "command": command,
         "planted": len(everything),
         "selected": len(mutants),
-        "sample": len(outcomes) < len(everything),
+        # what --sample (or --minutes) left of the selection; --only chooses, not samples
+        "sample": len(outcomes) < (len(everything) if args.sample else len(mutants)),
         "wall": "" if args.report_only else f"{wall / 60:.1f} min with --jobs {args.jobs}",
         "baseline_seconds": base["seconds"],
         "mutant_seconds": round(sum(o.seconds for o in outcomes.values()), 1),
         "selection": args.selection
+        or (f"the mutants whose id matches --only {args.only}" if args.only else "")
         or (
             f"a seeded random sample (--seed {args.seed})"
             if len(outcomes) < len(everything)

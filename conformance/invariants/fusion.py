@@ -3,8 +3,9 @@
 Reciprocal rank fusion (Cormack, Clarke & Buettcher, 2009) scores a chunk by
 ``sum(1 / (k + rank))`` over the rankings it appears in, ranks starting at 1, ties by
 ``chunk_id``. The kit computes that sum exactly (``math.fsum``) and holds the adapter's
-``fuse`` to it, then checks that hybrid retrieval really is RRF over the lexical and
-dense rankings, and that reranking only reorders and filters the fused candidates.
+``fuse`` to it, and checks that reranking only reorders and filters the fused candidates
+above its floor. That hybrid retrieval is RRF over the lexical and dense rankings, each
+read up to its limit, is a hand-off: :mod:`.handoffs`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,12 @@ from hypothesis import strategies as st
 
 from ragward.conformance.answer_diff import asked, changes, fail_with_diff, fused_changes
 from ragward.conformance.contract import Factory
-from ragward.conformance.fusion_oracle import TOLERANCE, expected_fusion, near_order
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Policy
 from ragward.conformance.text_strategies import CorpusCase, corpus_cases, load, policy_for
 from ragward.conformance.view import fit_policy
 
-__all__ = ["FuseCase"]
+__all__ = ["FuseCase", "expected_rrf"]
 
 _TOLERANCE = 1e-12
 _IDS = st.sampled_from([f"c{i}" for i in range(8)])
@@ -54,7 +54,8 @@ def _fuse_cases(draw: st.DrawFn) -> FuseCase:
     return FuseCase(rankings, k, order, draw(st.sampled_from(choices)), target)
 
 
-def _expected(rankings: tuple[tuple[str, ...], ...], k: float) -> dict[str, float]:
+def expected_rrf(rankings: tuple[tuple[str, ...], ...], k: float) -> dict[str, float]:
+    """Each chunk's exact RRF score over ``rankings`` (ranks from 1)."""
     terms: dict[str, list[float]] = {}
     for ranking in rankings:
         for rank, chunk_id in enumerate(ranking, start=1):
@@ -82,7 +83,7 @@ def rrf_formula(factory: Factory, case: FuseCase) -> None:
     ranks from 0 or drops a ranking's tail fails here."""
     system: Any = factory()
     fused: tuple[tuple[str, float], ...] = system.fuse(case.rankings, case.k)
-    expected = _expected(case.rankings, case.k)
+    expected = expected_rrf(case.rankings, case.k)
     ids = [chunk_id for chunk_id, _ in fused]
     if sorted(ids) != sorted(expected):
         raise Violation(f"fuse returned chunks {sorted(ids)}, expected {sorted(expected)}")
@@ -145,75 +146,6 @@ def rrf_monotone(factory: Factory, case: FuseCase) -> None:
 
 def _ids(hits: tuple[Hit, ...]) -> list[str]:
     return [hit.chunk_id for hit in hits]
-
-
-@invariant(
-    "FUS-004",
-    cases=lambda: corpus_cases(knobs=True, subset_limits=True),
-    requires=("hybrid", "lexical", "dense", "rerank_toggle", "policy_knobs", "scores"),
-)
-def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
-    """hybrid retrieval is the declared fusion of the lexical and dense rankings
-
-    With rerank off and ``result_limit == candidate_limit``, the hybrid answer is the
-    fusion (:attr:`Policy.fusion`, among those the adapter declares; ``rrf`` otherwise)
-    of the lexical-mode and dense-mode answers to the same request: the same chunks, in
-    the same order, with the scores the kit computes from those answers
-    (:mod:`ragward.conformance.fusion_oracle`): for ``rrf``, ``sum(w / (rrf_k + rank))``
-    within 1e-12, the first-stage scores never entering, so fusing by (normalised) scores
-    fails here; for ``minmax`` and ``zscore``, the weighted sum of each side's normalised
-    scores within 1e-9, an item a side lacks taking that side's lowest. Ties go by
-    ``chunk_id``; items within the tolerance of each other may come in either order.
-    Every other method the adapter declares is then held to the same two answers, at the
-    case's dense weight and at 0.5."""
-    system = factory()
-    load(system, case.docs)
-    caps = system.capabilities
-    base = policy_for(case, ("hybrid",), False, caps)
-    base = replace(base, result_limit=case.candidate_limit)
-    answers = {
-        mode: system.retrieve(case.query, case.asker, 0, replace(base, mode=mode))
-        for mode in ("lexical", "dense")
-    }
-    if any({"lexical", "dense"} & set(answer.degraded) for answer in answers.values()):
-        return  # a stage was shed; the comparison would not be like for like
-    sides = [[(h.chunk_id, h.score) for h in answers[mode].hits] for mode in ("lexical", "dense")]
-    # the case's method and weight, then every other method declared, at that weight and
-    # at 0.5: each fusion the adapter offers, held to the same answers
-    weights = dict.fromkeys((base.dense_weight, 0.5) if caps.fusion_weights else (0.5,))
-    methods = dict.fromkeys((base.fusion, *caps.fusion_methods))
-    for method in methods:
-        for weight in weights:
-            policy = replace(base, mode="hybrid", fusion=method, dense_weight=weight)
-            _check_fused(system, case, policy, sides)
-
-
-def _check_fused(
-    system: Any, case: CorpusCase, policy: Policy, sides: list[list[tuple[str, float]]]
-) -> None:
-    """The hybrid answer under ``policy`` against the kit's fusion of ``sides``."""
-    hybrid_answer = system.retrieve(case.query, case.asker, 0, policy)
-    if {"lexical", "dense"} & set(hybrid_answer.degraded):
-        return
-    expected = expected_fusion(
-        *sides, method=policy.fusion, k=policy.rrf_k, dense_weight=policy.dense_weight
-    )
-    order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
-    order = order[: case.candidate_limit]
-    hybrid = hybrid_answer.hits
-    tolerance = TOLERANCE[policy.fusion]
-    if not near_order(_ids(hybrid), order, expected, tolerance) or any(
-        abs(hit.score - expected[hit.chunk_id]) > tolerance for hit in hybrid
-    ):
-        question = asked(case.query, case.asker, 0, policy, system.capabilities)
-        lexical, dense = ([chunk_id for chunk_id, _ in side] for side in sides)
-        fail_with_diff(
-            f"hybrid answer vs the {policy.fusion} fusion of the lexical and dense answers",
-            f"{question}; lexical {lexical}, dense {dense}",
-            fused_changes(
-                [(c, expected[c]) for c in order], [(h.chunk_id, h.score) for h in hybrid]
-            ),
-        )
 
 
 @invariant(

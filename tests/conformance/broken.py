@@ -76,11 +76,20 @@ __all__ = [
 BROKEN: dict[str, tuple[Callable[[], RetrievalSystem], tuple[str, ...]]] = {
     "post-filter": (
         PostFilter,
-        ("prefilter", "statistics", "LIFE-003", "LIFE-004", "LIFE-005"),
+        ("prefilter", "statistics", "LIFE-003", "LIFE-004", "LIFE-005", "DET-007"),
     ),
     "shared-namespace": (
         SharedNamespace,
-        ("isolation", "lifecycle", "prefilter", "statistics", "determinism", "PROV-001"),
+        (
+            "isolation",
+            "lifecycle",
+            "prefilter",
+            "statistics",
+            "determinism",
+            "PROV-001",
+            "FUS-008",
+            "ASM-008",
+        ),
     ),
     "namespace-statistics": (NamespaceStatistics, ("statistics", "PRE-001")),
     "double-counted": (DoubleCounted, ("prefilter", "LIFE-003", "LIFE-004", "LIFE-005")),

@@ -195,7 +195,7 @@ PLANTS: tuple[Plant, ...] = (
         "    if len(distinct) <= limit + 1:\n        return len(doc_ids)\n"
         "    return doc_ids.index(distinct[limit + 1])\n",
         "A document-depth cut that keeps ``limit + 1`` documents.",
-        ("DEPTH-001",),
+        ("DEPTH-001", "FUS-008"),
     ),
     Plant(
         "min-overlap-exclusive",
@@ -250,7 +250,7 @@ PLANTS: tuple[Plant, ...] = (
         "(chunks[row].doc_id, chunks[row].start_char, row))",
         "First-stage ties broken by document, then position in it (``d::2`` before ``d::10``), "
         "not by ``chunk_id``.",
-        ("DET-001",),
+        ("DET-001", "DET-006"),
     ),
     Plant(
         "ties-by-row",
@@ -258,7 +258,7 @@ PLANTS: tuple[Plant, ...] = (
         "(chunks[row].chunk_id, row))",
         "(row, row))",
         "First-stage ties left in row order (ingestion order).",
-        ("DET-001", "DET-002"),
+        ("DET-001", "DET-002", "DET-006"),
     ),
     Plant(
         "terms-in-set-order",
@@ -365,6 +365,53 @@ PLANTS: tuple[Plant, ...] = (
         "Of chunks backing a claim equally well, the first in the order given is cited, not "
         "the smallest ``chunk_id``.",
         ("GRD-004", "GRD-005"),
+    ),
+    Plant(
+        "cut-tie-by-ingestion",
+        "reference/ranking.py",
+        "            _by_chunk_id(best, start, end, chunks)\n        start = end\n",
+        "            _by_chunk_id(best, start, min(end, limit), chunks)\n        start = end\n",
+        "A tie at BM25's candidate cut settled by ingestion order: the best rows are taken by "
+        "``(-score, row)``, then only the rows kept are put in ``chunk_id`` order.",
+        ("DET-006", "DET-007"),
+    ),
+    Plant(
+        "dense-candidates-one-short",
+        "reference/candidates.py",
+        "        best = top_rows(rows, scores, namespace.chunks, policy.candidate_limit)\n",
+        "        best = top_rows(rows, scores, namespace.chunks, "
+        "max(1, policy.candidate_limit - 1))\n",
+        "The dense first stage keeps one candidate fewer than ``candidate_limit`` (at least one).",
+        ("DET-007",),
+    ),
+    Plant(
+        "rerank-sees-result-limit",
+        "reference/retriever.py",
+        "remembered.rerank(first.query, candidates, policy.rerank_min_score)",
+        "remembered.rerank(first.query, candidates[: policy.result_limit], "
+        "policy.rerank_min_score)",
+        "The reranker sees only the first ``result_limit`` candidates, not the whole pool "
+        "cut at ``candidate_limit``.",
+        ("FUS-008",),
+    ),
+    Plant(
+        "fusion-reads-result-limit",
+        "reference/retriever.py",
+        "            rankings = [r for r in (first.lexical, first.dense) if r]\n",
+        "            rankings = [r[: policy.result_limit] for r in (first.lexical, first.dense) "
+        "if r]\n",
+        "Hybrid fusion reads each first-stage ranking only up to ``result_limit``, not up to "
+        "``candidate_limit``.",
+        ("FUS-004", "FUS-008"),
+    ),
+    Plant(
+        "assembly-reads-eight",
+        "reference/assembly.py",
+        "        for s in retrieved\n    ]\n",
+        "        for s in retrieved[:8]\n    ]\n",
+        "Assembly reads the first 8 retrieved chunks only: the rest are dropped however "
+        "large the budget.",
+        ("ASM-008",),
     ),
 )
 

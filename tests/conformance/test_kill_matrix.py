@@ -99,6 +99,12 @@ _SIMPLE_RETRIEVER_DEFECTS: dict[str, tuple[str, str]] = {
     "forged segment headers copied through": ("headers-not-neutralised", "ASM-006"),
     "a claim with no content word supported": ("empty-claim-covered", "GRD-002"),
     "grounding ties broken by position": ("grounding-ties-by-order", "GRD-005"),
+    # Issue 35: a heap's top-k then sorted, a reranker fed the top of the list.
+    "a tie at the candidate cut settled by ingestion order": ("cut-tie-by-ingestion", "DET-006"),
+    "a first stage one candidate short": ("dense-candidates-one-short", "DET-007"),
+    "rankings fused only up to result_limit": ("fusion-reads-result-limit", "FUS-004"),
+    "rerank over the first result_limit candidates only": ("rerank-sees-result-limit", "FUS-008"),
+    "assembly of the first few hits only": ("assembly-reads-eight", "ASM-008"),
 }
 
 
