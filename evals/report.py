@@ -181,7 +181,10 @@ def _chunking_label(entry: Mapping[str, Any]) -> str:
     else:
         size = f"{entry['max_tokens']}/{entry['overlap_tokens']}"
     lexical = entry.get("lexical_max_tokens")
-    return size + (f"+lex{lexical}" if lexical else "")
+    size += f"+lex{lexical}" if lexical else ""
+    # the analyzer and the counter, where the grid names them: another index each
+    size += f" {entry['analyzer']}" if entry.get("analyzer") else ""
+    return size + (f" {entry['counter']} tokens" if entry.get("counter") else "")
 
 
 def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:

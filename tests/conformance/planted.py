@@ -397,9 +397,9 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "fusion-reads-result-limit",
         "reference/retriever.py",
-        "            rankings = [r for r in (first.lexical, first.dense) if r]\n",
-        "            rankings = [r[: policy.result_limit] for r in (first.lexical, first.dense) "
-        "if r]\n",
+        "            rankings = (first.lexical, first.dense)\n",
+        "            rankings = (first.lexical[: policy.result_limit], "
+        "first.dense[: policy.result_limit])\n",
         "Hybrid fusion reads each first-stage ranking only up to ``result_limit``, not up to "
         "``candidate_limit``.",
         ("FUS-004", "FUS-008"),
