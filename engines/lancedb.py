@@ -244,10 +244,7 @@ class LanceSystem:
         """``ingest`` of each document (any iterable, read once) in order (the evals' bulk
         verb)."""
         docs = list(docs)  # read once: a generator has no second pass
-        rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
-        by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-        for row in rows:
-            by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
+        by_version = self.settings.rows_by_version(docs)
         accepted = []
         for doc in docs:
             key = (doc.tenant, doc.doc_id)
