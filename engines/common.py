@@ -156,6 +156,15 @@ class Settings:
         """``doc`` cut into index rows, each with its vector (batched over the document)."""
         return self.rows_of_many([doc])
 
+    def rows_by_version(self, docs: list[Doc]) -> dict[tuple[str, str, int], list[IndexRow]]:
+        """:meth:`rows_of_many` of ``docs`` (a bad classification refused before anything
+        is written), grouped by ``(tenant, doc_id, version)``: what a bulk ingest writes
+        for each document it accepts."""
+        grouped: dict[tuple[str, str, int], list[IndexRow]] = {}
+        for row in self.rows_of_many(docs):
+            grouped.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
+        return grouped
+
     def rows_of_many(self, docs: Iterable[Doc]) -> list[IndexRow]:
         """Every document of ``docs`` (any iterable, read once) cut into index rows,
         embedded in one batch."""
@@ -262,10 +271,7 @@ def ingest_newer(
     rows)`` stores an accepted one (``previous``: the version it replaces, or None) once
     ``versions`` holds it. Every document is chunked first, so a bad one writes nothing."""
     docs = list(docs)  # read once: a generator has no second pass
-    rows = settings.rows_of_many(docs)  # refuses a bad classification first
-    by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-    for row in rows:
-        by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
+    by_version = settings.rows_by_version(docs)
     accepted = []
     for doc in docs:
         key = (doc.tenant, doc.doc_id)

@@ -194,10 +194,7 @@ class MilvusSystem:
     def ingest_many(self, docs: Iterable[Doc]) -> tuple[bool, ...]:
         """``ingest`` of each document (any iterable, read once) in order."""
         docs = list(docs)  # read once: a generator has no second pass
-        rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
-        by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-        for row in rows:
-            by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
+        by_version = self.settings.rows_by_version(docs)
         stored = self._stored_versions({(d.tenant, d.doc_id) for d in docs})
         current = dict(stored)
         written: dict[tuple[str, str], tuple[int, list[IndexRow]]] = {}

@@ -289,10 +289,7 @@ class SqliteSystem:
         """``ingest`` of each document (any iterable, read once) in order, in one
         transaction (the evals' bulk verb)."""
         docs = list(docs)  # read once: a generator has no second pass
-        rows = self.settings.rows_of_many(docs)  # refuses a bad classification first
-        by_version: dict[tuple[str, str, int], list[IndexRow]] = {}
-        for row in rows:
-            by_version.setdefault((row.tenant, row.doc_id, row.version), []).append(row)
+        by_version = self.settings.rows_by_version(docs)
         accepted = []
         with self._transaction() as db:
             for doc in docs:

@@ -13,7 +13,6 @@ across its cut.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Capabilities, Factory, RetrievalSystem
 from ragward.conformance.invariant import Violation, invariant
+from ragward.conformance.invariants.fusion import expected_rrf
 from ragward.conformance.records import Asker, Doc, Hit, Policy, Result
 from ragward.conformance.strategies import (
     DOC_IDS,
@@ -116,17 +116,17 @@ def fused_cuts(rankings: Sequence[Sequence[Hit]], k: float, unit: str = "chunks"
     """Candidate limits ``c`` at which the RRF of the rankings, each cut at ``c``, ties
     across its own cut at ``c`` (exact sums, as FUS-001 holds ``fuse`` to): of chunks,
     or with ``unit="documents"`` of documents ranked by first occurrence."""
+    # each ranking's names once (documents by first occurrence); a cut at c keeps c of each
+    names = [
+        list(dict.fromkeys(hit.doc_id for hit in ranking))
+        if unit == "documents"
+        else [hit.chunk_id for hit in ranking]
+        for ranking in rankings
+    ]
     places = []
-    for limit in range(1, max((len(r) for r in rankings), default=0) + 1):
-        terms: dict[str, list[float]] = {}
-        for ranking in rankings:
-            if unit == "documents":
-                names = list(dict.fromkeys(hit.doc_id for hit in ranking))[:limit]
-            else:
-                names = [hit.chunk_id for hit in ranking[:limit]]
-            for rank, name in enumerate(names, start=1):
-                terms.setdefault(name, []).append(1.0 / (k + rank))
-        fused = sorted(math.fsum(t) for t in terms.values())[::-1]
+    for limit in range(1, max(map(len, names), default=0) + 1):
+        sums = expected_rrf(tuple(tuple(ranked[:limit]) for ranked in names), k)
+        fused = sorted(sums.values(), reverse=True)
         if len(fused) > limit and fused[limit - 1] == fused[limit]:
             places.append(limit)
     return _ends(places)

@@ -13,12 +13,13 @@ from ragward.conformance.records import Hit, Policy
 from ragward.conformance.strategies import Scene, scenes
 from ragward.conformance.view import prepare
 
-__all__ = ["document_depth"]
+__all__ = ["document_cut", "document_depth"]
 
 _WIDE = 200  # larger than any generated corpus has chunks
 
 
-def _document_cut(hits: tuple[Hit, ...], limit: int) -> tuple[Hit, ...]:
+def document_cut(hits: tuple[Hit, ...], limit: int) -> tuple[Hit, ...]:
+    """The hits placed before the first hit of the ``limit + 1``-th distinct document."""
     seen: set[str] = set()
     for position, hit in enumerate(hits):
         if hit.doc_id not in seen:
@@ -97,7 +98,7 @@ def document_depth(factory: Factory, case: Scene) -> None:
             differ(
                 f"{mode} hits at document depth {limit} vs the wide ranking cut there",
                 asked(case.query, case.asker, case.now_tick, narrow, caps),
-                replace(answer, hits=_document_cut(everything, limit)),
+                replace(answer, hits=document_cut(everything, limit)),
                 answer,
                 caps,
                 counts=False,

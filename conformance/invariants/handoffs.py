@@ -19,6 +19,7 @@ from ragward.conformance.contract import Factory
 from ragward.conformance.fusion_oracle import TOLERANCE, expected_fusion, near_order
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.invariants.cuts import fused_cuts
+from ragward.conformance.invariants.depth import document_cut
 from ragward.conformance.records import AssembleRequest, Context, Hit, Policy, Result
 from ragward.conformance.strategies import Scene, scenes
 from ragward.conformance.text_strategies import CorpusCase, corpus_cases, load, policy_for
@@ -126,17 +127,6 @@ def _fusion_held(
         )
 
 
-def _document_cut(hits: tuple[Hit, ...], limit: int) -> tuple[Hit, ...]:
-    """The hits placed before the first hit of the ``limit + 1``-th distinct document."""
-    seen: set[str] = set()
-    for position, hit in enumerate(hits):
-        if hit.doc_id not in seen:
-            if len(seen) == limit:
-                return hits[:position]
-            seen.add(hit.doc_id)
-    return hits
-
-
 @invariant("FUS-008", cases=lambda: scenes(twins=True), requires=("policy_knobs",))
 def rerank_reads_every_candidate(factory: Factory, case: Scene) -> None:
     """rerank reads every candidate, whatever the result limit
@@ -158,7 +148,7 @@ def rerank_reads_every_candidate(factory: Factory, case: Scene) -> None:
             pool = replace(policy, mode=mode, rerank=True, limit_unit=unit)
             pool = fit_policy(replace(pool, candidate_limit=limit, result_limit=limit), caps)
             whole = system.retrieve(*question, pool)
-            cut = _document_cut if unit == "documents" else lambda hits, n: hits[:n]
+            cut = document_cut if unit == "documents" else lambda hits, n: hits[:n]
             reach = len(whole.hits) if unit == "chunks" else len({h.doc_id for h in whole.hits})
             for n in range(1, min(limit, reach)):
                 narrow = replace(pool, result_limit=n)
