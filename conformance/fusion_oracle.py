@@ -61,13 +61,28 @@ def near_order(
 ) -> bool:
     """Whether ``got`` is ``want`` up to items whose expected scores are within ``tol``
     of each other (two near-equal sums may round either way in another implementation's
-    arithmetic): the same length, and at each place an item scoring what ``want``'s does."""
+    arithmetic): the same length, and at each place an item scoring what ``want``'s does.
+    Items whose expected scores are *equal* (a true tie: the kit's sums are correctly
+    rounded) keep ``want``'s relative order, the contract's order of ties."""
     if len(got) != len(want) or len(set(got)) != len(got):
         return False
-    return all(
+    if not all(
         item in scores and abs(scores[item] - scores[wanted]) <= tol
         for item, wanted in zip(got, want, strict=True)
-    )
+    ):
+        return False
+    place = {item: n for n, item in enumerate(want)}
+    left_out = {scores[item] for item in want if item not in set(got)}
+    last: dict[float, int] = {}
+    for item in got:
+        if item not in place:  # a near tie across the cut; an exact one keeps want's
+            if scores[item] in left_out:
+                return False
+            continue
+        if place[item] < last.get(scores[item], -1):
+            return False
+        last[scores[item]] = place[item]
+    return True
 
 
 def _minmax(values: list[float]) -> list[float]:

@@ -17,7 +17,8 @@ from itertools import zip_longest
 from hypothesis import strategies as st
 
 from ragward.conformance.contract import Capabilities, RetrievalSystem
-from ragward.conformance.records import FUSION_METHODS, MODES, Asker, Doc, Hit, Policy
+from ragward.conformance.records import MODES, Asker, Doc, Hit, Policy
+from ragward.conformance.strategies import fusions
 
 __all__ = [
     "FOREIGN",
@@ -295,9 +296,7 @@ def corpus_cases(
         result_limit,
         draw(st.sampled_from((0.0, 0.0, 0.25, 0.5, 1.0, -1.0))),
         draw(st.sampled_from((60, 1, 0.5, 10.0))),
-        # plain RRF most often; every method, and weights at both ends, the rest
-        draw(st.sampled_from(("rrf", "rrf", *FUSION_METHODS))),
-        draw(st.sampled_from((0.5, 0.5, 0.0, 0.25, 0.8, 1.0))),
+        *draw(fusions()),
     )
 
 

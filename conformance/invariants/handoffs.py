@@ -54,11 +54,12 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
     the weighted sum of each side's normalised scores within 1e-9, an item a side lacks
     taking that side's lowest — and under each smaller ``result_limit`` n, its first n
     hits: fusion reads each ranking up to ``candidate_limit``, whatever ``result_limit``
-    says. Ties go by ``chunk_id`` (items within the tolerance of each other may come in
-    either order). The candidate limit is the drawn one, and for plain RRF also the first
-    and the last at which the RRF of the two rankings ties across its own cut, where the
-    fused list's tie-break decides what is kept. Every other method the adapter declares
-    is held to the same answers, at the case's dense weight and at 0.5."""
+    says. Ties go by ``chunk_id`` (items within the tolerance of each other, but not
+    equal, may come in either order). The candidate limit is the drawn one, and for
+    plain RRF also the first and the last at which the RRF of the two rankings ties
+    across its own cut, where the fused list's tie-break decides what is kept. Every
+    other method the adapter declares is held to the same answers, at the case's dense
+    weight and at 0.5."""
     system = factory()
     load(system, case.docs)
     caps = system.capabilities
