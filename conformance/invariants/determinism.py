@@ -12,7 +12,7 @@ from ragward.conformance.contract import Capabilities, Factory
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.processes import other_process
 from ragward.conformance.records import Asker, Hit, Policy
-from ragward.conformance.strategies import BARRIERS, Scene, scenes
+from ragward.conformance.strategies import BARRIERS, LAST_TICK, Scene, scenes
 from ragward.conformance.view import bare_too, build, prepare
 
 __all__ = [
@@ -145,8 +145,9 @@ def repeat_calls(factory: Factory, case: Scene) -> None:
     want = system.retrieve(*question)
     for tenant in sorted({d.tenant for d in fitted} | {case.asker.tenant}):
         noise = Asker("kit-noise", tenant, "restricted", BARRIERS)
+        later = min(case.now_tick + 3, LAST_TICK)  # no tick comes after the last int64
         for query in (case.query, case.query + " wire"):
-            system.retrieve(query, noise, case.now_tick + 3, replace(policy, max_stale_ticks=None))
+            system.retrieve(query, noise, later, replace(policy, max_stale_ticks=None))
         system.retrieve("ledger", case.asker, case.now_tick, policy)
     said = asked(*question, caps)
     again = system.retrieve(*question)
