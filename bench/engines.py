@@ -1,6 +1,7 @@
 """The eval harness through every engine configuration, beside the reference.
 
     python -m ragward.bench.engines --data "$RAGWARD_DATA/scifact" [--only LABEL,...]
+    python -m ragward.bench.engines --tidewater-only [--only LABEL,...]
 
 Each column (the reference, then every installed configuration of ``ragward engines``)
 is evaluated by the harness exactly as ``ragward eval --impl ...`` evaluates it:
@@ -143,14 +144,7 @@ def _column(label: str, impl: str, scifact: Any, tidewater: Any) -> list[dict[st
         progress=sys.stderr,
     )
     wall = time.perf_counter() - started
-    on_tidewater = evaluate(
-        tidewater,
-        factory,
-        grid=_grid(
-            "engines-tidewater", "test", _TIDEWATER_DEPTH, ("ndcg_cut_10",), "hash-96", modes
-        ),
-    )
-    tide = {s.setting.mode: s.means for s in on_tidewater.settings}
+    tide = _on_tidewater(factory, modes, tidewater)
     rows = []
     for setting in on_scifact.settings:
         mode = setting.setting.mode
@@ -161,8 +155,7 @@ def _column(label: str, impl: str, scifact: Any, tidewater: Any) -> list[dict[st
                 "impl": impl,
                 "mode": mode,
                 **{m: round(setting.means[m], 4) for m in _SCIFACT},
-                "tidewater_ndcg_cut_10": round(tide[mode]["ndcg_cut_10"], 4),
-                f"tidewater_leakage_{_TIDEWATER_DEPTH}": tide[mode][f"leakage_{_TIDEWATER_DEPTH}"],
+                **tide[mode],
                 "ingest_seconds": round(clock["ingest"], 1),
                 "p50_ms": round(_percentile(latencies, 0.5) * 1000, 2),
                 "p95_ms": round(_percentile(latencies, 0.95) * 1000, 2),
@@ -171,6 +164,42 @@ def _column(label: str, impl: str, scifact: Any, tidewater: Any) -> list[dict[st
             }
         )
     return rows
+
+
+def _on_tidewater(
+    factory: Any, modes: tuple[str, ...], tidewater: Any
+) -> dict[str, dict[str, Any]]:
+    """Tidewater's figures of each mode: nDCG@10 and leakage@10."""
+    from ragward.evals import evaluate
+
+    on_tidewater = evaluate(
+        tidewater,
+        factory,
+        grid=_grid(
+            "engines-tidewater", "test", _TIDEWATER_DEPTH, ("ndcg_cut_10",), "hash-96", modes
+        ),
+    )
+    leakage = f"leakage_{_TIDEWATER_DEPTH}"
+    return {
+        s.setting.mode: {
+            "tidewater_ndcg_cut_10": round(s.means["ndcg_cut_10"], 4),
+            f"tidewater_{leakage}": s.means[leakage],
+        }
+        for s in on_tidewater.settings
+    }
+
+
+def _tidewater_only(column: str, impl: str, rows: list[dict[str, Any]], tidewater: Any) -> None:
+    """Refresh the Tidewater figures of ``column``'s stored rows in place (seconds, where
+    SciFact takes up to an hour a column); its SciFact figures and times are kept."""
+    from ragward.conformance.loading import load_factory
+
+    mine = [r for r in rows if r["column"] == column]
+    if not mine:
+        raise RagwardError(f"--tidewater-only: {column} has no stored row to refresh")
+    tide = _on_tidewater(load_factory(impl), tuple(r["mode"] for r in mine), tidewater)
+    for row in mine:
+        row.update(tide[row["mode"]])
 
 
 def _markdown(rows: Sequence[dict[str, Any]]) -> str:
@@ -220,7 +249,8 @@ def _markdown(rows: Sequence[dict[str, Any]]) -> str:
             "",
             tabulate(table, headers=headers, tablefmt="github", disable_numparse=True),
             "",
-            'Made by `python -m ragward.bench.engines --data "$RAGWARD_DATA/scifact"`.',
+            'Made by `python -m ragward.bench.engines --data "$RAGWARD_DATA/scifact"`; '
+            "`--tidewater-only` refreshes the Tidewater figures alone (seconds a column).",
             "",
         ]
     )
@@ -228,10 +258,17 @@ def _markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ragward.bench.engines", description=__doc__)
-    parser.add_argument("--data", type=Path, required=True, help="SciFact in BEIR layout")
+    parser.add_argument("--data", type=Path, help="SciFact in BEIR layout")
     parser.add_argument("--only", metavar="LABEL,...", help="only these columns")
     parser.add_argument("--out", type=Path, default=Path("reports/engines"))
+    parser.add_argument(
+        "--tidewater-only",
+        action="store_true",
+        help="refresh only the Tidewater figures of the columns' stored rows",
+    )
     args = parser.parse_args(argv)
+    if args.data is None and not args.tidewater_only:
+        parser.error("--data is required (or --tidewater-only)")
     try:
         from ragward.engines import configurations
         from ragward.engines.matrix import REFERENCE, impl_of, label
@@ -241,12 +278,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only:
             wanted = {w.strip() for w in args.only.split(",")}
             columns = [c for c in columns if label(c) in wanted]
-        beir = args.data / "beir" if (args.data / "beir").is_dir() else args.data
-        scifact = load_dataset(beir)
         tidewater = load_dataset(Path(str(resources.files("ragward.datasets") / "tidewater")))
-        args.out.mkdir(parents=True, exist_ok=True)
         target = args.out / "quality.json"
         previous = json.loads(target.read_text(encoding="utf-8")) if target.exists() else []
+        if args.tidewater_only:
+            for configuration in columns:  # every column checked before anything is written
+                _tidewater_only(label(configuration), impl_of(configuration), previous, tidewater)
+            _write(args.out, previous)
+            print(_markdown(previous))
+            return 0
+        beir = args.data / "beir" if (args.data / "beir").is_dir() else args.data
+        scifact = load_dataset(beir)
+        args.out.mkdir(parents=True, exist_ok=True)
         kept = [r for r in previous if r["column"] not in {label(c) for c in columns}]
         order = [label(c) for c in [REFERENCE, *configurations()]]
         merged = list(kept)

@@ -41,6 +41,7 @@ from ragward.conformance.visibility import in_view
 __all__ = [
     "BARRIERS",
     "DOC_IDS",
+    "LAST_TICK",
     "MAX_TICK",
     "TENANTS",
     "VOCABULARY",
