@@ -1,10 +1,11 @@
 """Independent implementations the reference is checked against, outside its code paths.
 
 ``bm25s_run`` ranks with bm25s (``lucene``, its own sparse-matrix scoring, fed ragward's
-tokens); ``minilm_direct`` runs the int8 ONNX MiniLM with onnxruntime and pools by hand,
-and ``dense_run`` ranks by one float32 matrix product. Nothing here goes through
-ragward's embedder, cache, indexes or ranking. Both need the ``bench`` and ``models``
-extras.
+tokens), ``bm25s_english_run`` with bm25s' own English analysis (to check ragward's
+``english`` analyzer); ``minilm_direct`` runs the int8 ONNX MiniLM with onnxruntime
+and pools by hand, and ``dense_run`` ranks by one float32 matrix product. Nothing here
+goes through ragward's embedder, cache, indexes or ranking. They need the ``bench`` and
+``models`` extras.
 """
 
 from __future__ import annotations
@@ -18,14 +19,23 @@ import numpy.typing as npt
 
 from ragward.reference.text import tokenize
 
-__all__ = ["bm25s_run", "dense_run", "minilm_direct", "pytrec_means", "reproduction_grid"]
+__all__ = [
+    "bm25s_english_run",
+    "bm25s_run",
+    "dense_run",
+    "minilm_direct",
+    "pytrec_means",
+    "reproduction_grid",
+]
 
 Run = dict[str, dict[str, float]]
 
 
-def reproduction_grid(embedder: str, mode: str) -> str:
+def reproduction_grid(embedder: str, mode: str, analyzer: str | None = None) -> str:
     """The ragward side of a reproduction: one chunk per document, one mode, no rerank,
-    100 documents deep, scored by nDCG@10 and R@100 (a grid file's text)."""
+    100 documents deep, scored by nDCG@10 and R@100 (a grid file's text); ``analyzer``
+    names the lexical index's analyzer (the reference's own when None)."""
+    named = "" if analyzer is None else f'analyzer = ["{analyzer}"]\n'
     return f"""
 name = "reproduce"
 split = "test"
@@ -34,7 +44,7 @@ measures = ["ndcg_cut_10", "recall_100"]
 [index]
 chunking = [{{ max_tokens = 1000000, overlap_tokens = 0 }}]
 embedder = ["{embedder}"]
-[retrieval]
+{named}[retrieval]
 mode = ["{mode}"]
 rerank = ["none"]
 candidate_limit = [100]
@@ -52,6 +62,37 @@ def bm25s_run(docs: Sequence[tuple[str, str]], queries: Mapping[str, str], depth
     run: Run = {}
     for qid, text in queries.items():
         scores = index.get_scores(tokenize(text))
+        top = np.argsort(-scores, kind="stable")[:depth]
+        run[qid] = {docs[i][0]: float(scores[i]) for i in top if scores[i] > 0}
+    return run
+
+
+def bm25s_english_run(
+    docs: Sequence[tuple[str, str]], queries: Mapping[str, str], depth: int = 100
+) -> Run:
+    """bm25s' top ``depth`` with bm25s' own English analysis: its tokenizer (every run of
+    word characters: bm25s' default pattern without its two-character minimum, as Lucene
+    keeps one-letter words), its English stop words and PyStemmer's Snowball English
+    stemmer; nothing of ragward's analyzer."""
+    import bm25s
+    import Stemmer  # type: ignore[import-not-found,unused-ignore]
+
+    def analysed(texts: Sequence[str]) -> Any:
+        return bm25s.tokenize(
+            list(texts),
+            token_pattern=r"(?u)\b\w+\b",
+            stopwords="en",
+            stemmer=Stemmer.Stemmer("english"),
+            return_ids=False,
+            show_progress=False,
+        )
+
+    index = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    index.index(analysed([text for _, text in docs]), show_progress=False)
+    asked = list(queries)
+    run: Run = {}
+    for qid, terms in zip(asked, analysed([queries[q] for q in asked]), strict=True):
+        scores = index.get_scores(terms)
         top = np.argsort(-scores, kind="stable")[:depth]
         run[qid] = {docs[i][0]: float(scores[i]) for i in top if scores[i] > 0}
     return run

@@ -1,6 +1,7 @@
 """SciFact with a real model: reproduction, tuning and the cost of encoding, in one run.
 
     python -m ragward.bench.quality --data "$RAGWARD_DATA/scifact" [--cache DIR]
+        [--grid FILE] [--against SETTING] [--out DIR]
 
 Writes ``reports/scifact-models/quality.json`` and ``quality.md`` with:
 
@@ -10,7 +11,8 @@ Writes ``reports/scifact-models/quality.json`` and ``quality.md`` with:
 * **tuning** — the grid (``grids/scifact-minilm.toml`` by default) run on train and test;
   the setting with the best train nDCG@10, its test figures, and the paired
   randomization test of the tuned hybrid against the best lexical setting (also chosen
-  on train) over the test queries;
+  on train) over the test queries, and of the chosen setting against the best lexical one
+  and against ``--against`` (a setting of the grid, e.g. the best of before);
 * **encoding** — the grid's wall time and the share spent encoding, first as the cache
   stood, then again with the cache filled.
 
@@ -36,7 +38,15 @@ from ragward.errors import InputError, RagwardError
 
 __all__ = ["main"]
 
+_OUT = Path("reports/scifact-models")
+
 _MEASURES = ("ndcg_cut_10", "recall_100")
+#: What is reproduced: name, embedder, mode and analyzer of the ragward side.
+_REPRODUCED = (
+    ("lexical", "hash-96", "lexical", None),
+    ("lexical english", "hash-96", "lexical", "english"),
+    ("dense", "minilm", "dense", None),
+)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -47,6 +57,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 def _reproduce(beir: Path, dataset: Any, work: Path) -> dict[str, Any]:
     from ragward.bench.anchors import (
+        bm25s_english_run,
         bm25s_run,
         dense_run,
         minilm_direct,
@@ -60,14 +71,20 @@ def _reproduce(beir: Path, dataset: Any, work: Path) -> dict[str, Any]:
     texts = [(d["_id"], f"{d.get('title', '')} {d['text']}") for d in corpus]
     queries = {q.query_id: q.text for q in dataset.split_queries("test")}
     out: dict[str, Any] = {}
-    for name, embedder, mode in (("lexical", "hash-96", "lexical"), ("dense", "minilm", "dense")):
+    for name, embedder, mode, analyzer in _REPRODUCED:
         grid_file = work / f"{name}.toml"
-        grid_file.write_text(reproduction_grid(embedder, mode), encoding="utf-8")
+        grid_file.write_text(reproduction_grid(embedder, mode, analyzer), encoding="utf-8")
         (ours,) = evaluate(dataset, grid=load_grid(grid_file)).settings
         started = time.perf_counter()
         if name == "lexical":
             run = bm25s_run(texts, queries)
             anchor = "bm25s 'lucene' (k1 1.5, b 0.75) on ragward's tokens, pytrec_eval"
+        elif name == "lexical english":
+            run = bm25s_english_run(texts, queries)
+            anchor = (
+                "bm25s 'lucene' analysing the text itself (\\w+, its English stop words, "
+                "PyStemmer's Snowball English), pytrec_eval"
+            )
         else:
             docs = minilm_direct([t for _, t in texts])
             asked = list(queries)
@@ -119,7 +136,9 @@ def _grid_run(dataset: Any, grid: Any, splits: tuple[str, ...]) -> tuple[Any, di
     }
 
 
-def _tune(dataset: Any, grid: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def _tune(
+    dataset: Any, grid: Any, against: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     from ragward.evals.scoring import score_outcome
     from ragward.evals.significance import paired_randomization
     from ragward.evals.tune import choose
@@ -142,6 +161,8 @@ def _tune(dataset: Any, grid: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         return [on_test[setting_id].per_query[objective][q] for q in queries]
 
     comparison = paired_randomization(values(lexical.setting.id), values(hybrid.setting.id))
+    if against is not None and against not in on_test:
+        raise InputError(f"--against {against}: no such setting in the grid")
     rows = [
         {
             "setting": s.setting.id,
@@ -168,6 +189,18 @@ def _tune(dataset: Any, grid: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         },
         "settings": rows,
     }
+    for name, other in (("lexical", lexical.setting.id), ("against", against)):
+        if other is None:
+            continue
+        versus = paired_randomization(values(other), values(chosen.setting.id))
+        tuned[f"chosen_vs_{name}_test"] = {
+            "setting": other,
+            "test": on_test[other].means[objective],
+            "delta": versus.delta,
+            "p_two_sided": versus.p_value,
+            "queries": versus.n,
+            "trials": versus.trials,
+        }
     return tuned, cost
 
 
@@ -185,7 +218,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
         "| what | ragward nDCG@10 | anchor nDCG@10 | ragward R@100 | anchor R@100 | anchor |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for name in ("lexical", "dense"):
+    for name in rep:
         ours, theirs = rep[name]["ragward"], rep[name]["anchor_figures"]
         lines.append(
             f"| {name} | {ours['ndcg_cut_10']:.4f} | {theirs['ndcg_cut_10']:.4f}"
@@ -204,6 +237,13 @@ def _markdown(report: Mapping[str, Any]) -> str:
         f"- hybrid minus lexical on test: {test['delta']:+.4f} over {test['queries']} queries, "
         f"paired randomization p = {test['p_two_sided']:.4g} (two-sided; "
         f"{test['trials']} sign patterns)",
+        *[
+            f"- chosen minus {v['setting']} (test {v['test']:.4f}) on test: {v['delta']:+.4f}, "
+            f"paired randomization p = {v['p_two_sided']:.4g} (two-sided; {v['trials']} sign "
+            "patterns)"
+            for k, v in tuned.items()
+            if k.startswith("chosen_vs_")
+        ],
         "",
         "| setting | train nDCG@10 | test nDCG@10 | train R@100 | test R@100 |",
         "| --- | --- | --- | --- | --- |",
@@ -239,12 +279,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--grid", type=Path, help="grid to tune (default: scifact-minilm)")
     parser.add_argument("--cache", help="embedding cache directory (default: the user's)")
-    parser.add_argument("--out", type=Path, default=Path("reports/scifact-models"))
+    parser.add_argument(
+        "--against", help="a setting id the chosen one is tested against on test (paired)"
+    )
+    parser.add_argument("--out", type=Path, default=_OUT)
     args = parser.parse_args(argv)
     # the command as a reader would type it: no paths of this machine in a report
     shown = ["python -m ragward.bench.quality", '--data "$RAGWARD_DATA/scifact"']
     shown += ["--cache DIR"] if args.cache else []
     shown += ["--grid", args.grid.name] if args.grid else []
+    shown += ["--against", args.against] if args.against else []
+    shown += ["--out", args.out.as_posix()] if args.out != _OUT else []
     try:
         return _run(args, " ".join(shown))
     except RagwardError as error:
@@ -273,7 +318,7 @@ def _run(args: argparse.Namespace, command: str) -> int:
             packaged.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
             grid = load_grid(packaged)
         dataset = load_dataset(beir)
-        tuned, first = _tune(dataset, grid)
+        tuned, first = _tune(dataset, grid, args.against)
         _, warm = _grid_run(dataset, replace(grid), ("train", "test"))
         report = {
             "command": command,

@@ -47,6 +47,10 @@ def asked(query: str, asker: Asker, now_tick: int, policy: Policy, caps: Capabil
         knobs.append(f"rrf_k {policy.rrf_k:g}")
         if policy.rerank_min_score:
             knobs.append(f"rerank_min_score {policy.rerank_min_score:g}")
+    if policy.mode == "hybrid" and policy.fusion != "rrf":
+        knobs.append(f"fusion {policy.fusion}")
+    if policy.mode == "hybrid" and policy.dense_weight != 0.5:
+        knobs.append(f"dense_weight {policy.dense_weight:g}")
     if caps.document_limits:
         knobs.append(f"limits in {policy.limit_unit}")
     if caps.freshness and policy.max_stale_ticks is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Protocol, runtime_checkable
 
 from ragward.conformance.records import (
+    FUSION_METHODS,
     MODES,
     Asker,
     AssembleRequest,
@@ -55,7 +56,13 @@ class Capabilities:
     name; ``policy_knobs`` says the adapter honours ``candidate_limit``, ``result_limit``,
     ``rrf_k`` and ``rerank_min_score``; ``scores`` that :attr:`Hit.score` is a real,
     deterministic score (not a placeholder); ``document_limits`` that the limits can count
-    documents (:attr:`Policy.limit_unit`).
+    documents (:attr:`Policy.limit_unit`); ``fusion_methods`` the hybrid fusions the adapter
+    can be asked (:attr:`Policy.fusion`, some of
+    :data:`~ragward.conformance.records.FUSION_METHODS`), ``fusion_weights`` that it
+    honours :attr:`Policy.dense_weight`; ``analyzer`` names the analyzer its lexical index
+    and questions go through, when it is one ragward names (``plain``, ``english``: see
+    :mod:`ragward.analysis`), which unlocks the check that lexical matches are
+    exactly that analyzer's.
     """
 
     delete: bool = True
@@ -72,11 +79,27 @@ class Capabilities:
     grounding: bool = False
     fusion: bool = False
     document_limits: bool = False
+    fusion_methods: tuple[str, ...] = ("rrf",)
+    fusion_weights: bool = False
+    analyzer: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [mode for mode in self.modes if mode not in MODES]
         if unknown or not self.modes:
             raise ValueError(f"Capabilities.modes must name some of {MODES}, got {self.modes!r}")
+        methods: object = self.fusion_methods
+        if isinstance(methods, list):  # as JSON gives it
+            methods = tuple(methods)
+            object.__setattr__(self, "fusion_methods", methods)
+        if (
+            not isinstance(methods, tuple)
+            or "rrf" not in methods
+            or set(methods) - set(FUSION_METHODS)
+        ):
+            raise ValueError(
+                f"Capabilities.fusion_methods must name rrf and others of {FUSION_METHODS}, "
+                f"got {methods!r}"
+            )
 
     def has(self, name: str) -> bool:
         """Whether the capability ``name`` is declared (a mode name counts as one)."""
@@ -87,7 +110,8 @@ class Capabilities:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """Every capability flag, in declaration order."""
-        return tuple(f.name for f in fields(cls) if f.name != "modes")
+        named = ("modes", "fusion_methods", "analyzer")
+        return tuple(f.name for f in fields(cls) if f.name not in named)
 
 
 @runtime_checkable

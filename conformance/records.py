@@ -15,6 +15,7 @@ from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 __all__ = [
     "CLASSIFICATIONS",
+    "FUSION_METHODS",
     "LIMIT_UNITS",
     "MODES",
     "Asker",
@@ -35,6 +36,9 @@ __all__ = [
 CLASSIFICATIONS: tuple[str, ...] = ("public", "internal", "confidential", "restricted")
 #: Retrieval modes an implementation may declare.
 MODES: tuple[str, ...] = ("hybrid", "lexical", "dense")
+#: How hybrid mode fuses its rankings (:attr:`Policy.fusion`): weighted reciprocal rank
+#: fusion, or a convex combination of min-max or z-score normalised scores.
+FUSION_METHODS: tuple[str, ...] = ("rrf", "minmax", "zscore")
 #: What a policy's limits may count.
 LIMIT_UNITS: tuple[str, ...] = ("chunks", "documents")
 
@@ -70,6 +74,9 @@ class Policy:
     ``limit_unit`` says what ``candidate_limit`` and ``result_limit`` count (capability
     ``document_limits``): ``"chunks"``, or ``"documents"`` — a ranking then keeps every
     chunk placed before the first chunk of the ``limit + 1``-th distinct document.
+    ``fusion`` (capability ``fusion_methods``) names how hybrid mode fuses its rankings and
+    ``dense_weight`` (capability ``fusion_weights``) the dense side's share in [0, 1], the
+    lexical side having the rest: ``rrf`` at 0.5 is plain reciprocal rank fusion.
     """
 
     mode: str = "hybrid"
@@ -80,6 +87,8 @@ class Policy:
     result_limit: int = 5
     max_stale_ticks: int | None = None
     limit_unit: str = "chunks"
+    fusion: str = "rrf"
+    dense_weight: float = 0.5
 
 
 @dataclass(frozen=True)

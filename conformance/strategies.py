@@ -28,12 +28,20 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from ragward.conformance.records import CLASSIFICATIONS, MODES, Asker, Doc, Policy
+from ragward.conformance.records import (
+    CLASSIFICATIONS,
+    FUSION_METHODS,
+    MODES,
+    Asker,
+    Doc,
+    Policy,
+)
 from ragward.conformance.visibility import in_view
 
 __all__ = [
     "BARRIERS",
     "DOC_IDS",
+    "LAST_TICK",
     "MAX_TICK",
     "TENANTS",
     "VOCABULARY",
@@ -43,6 +51,7 @@ __all__ = [
     "documents",
     "fingerprint",
     "fingerprints_in",
+    "fusions",
     "policies",
     "queries",
     "restamp",
@@ -240,9 +249,20 @@ def queries(draw: st.DrawFn, texts: Sequence[str] = ()) -> str:
     return draw(st.sampled_from((" ", "  ", "\n", ", "))).join(chosen)
 
 
-def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
-    """Every mode, rerank on and off, small limits, with or without freshness."""
-    return st.builds(
+def fusions() -> st.SearchStrategy[tuple[str, float]]:
+    """A fusion method and a dense weight: plain RRF most often; every method, and
+    weights at both ends, the rest."""
+    return st.tuples(
+        st.sampled_from(("rrf", "rrf", *FUSION_METHODS)),
+        st.sampled_from((0.5, 0.5, 0.0, 0.25, 0.8, 1.0)),
+    )
+
+
+def policies(modes: Sequence[str] = MODES, fusion: bool = True) -> st.SearchStrategy[Policy]:
+    """Every mode, rerank on and off, small limits, with or without freshness; every
+    fusion method and weight unless ``fusion`` is false (then plain RRF, for a caller
+    that draws them last, see :func:`scenes`)."""
+    plain = st.builds(
         Policy,
         mode=st.sampled_from(tuple(modes)),
         rrf_k=st.sampled_from((60.0, 1.0, 0.5, 10.0)),
@@ -254,6 +274,11 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[Policy]:
         max_stale_ticks=st.one_of(
             st.none(), st.sampled_from((0, 1)), st.integers(min_value=0, max_value=60)
         ),
+    )
+    if not fusion:
+        return plain
+    return st.tuples(plain, fusions()).map(
+        lambda drawn: replace(drawn[0], fusion=drawn[1][0], dense_weight=drawn[1][1])
     )
 
 
@@ -277,7 +302,8 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     present = sorted({d.tenant for d in corpus}) or list(TENANTS)
     tenant = draw(st.one_of(st.sampled_from(present), st.sampled_from(TENANTS)))
     asker = draw(askers((tenant,)))
-    policy = draw(policies())
+    # fusion is drawn last, so the scenes drawn before fusion methods existed are kept
+    policy = draw(policies(fusion=False))
     now = draw(st.integers(min_value=0, max_value=MAX_TICK + 20))
     # Now and then the scene happens at the last tick, its contract often 0 ticks long:
     # the freshness edge is then the largest tick a column holds.
@@ -336,6 +362,8 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     query = draw(queries([d.text for d in about]))
     if last:
         corpus, now = _at_the_last_tick(corpus, now)
+    fusion, dense_weight = draw(fusions())
+    policy = replace(policy, fusion=fusion, dense_weight=dense_weight)
     return Scene(tuple(corpus), asker, query, policy, now)
 
 

@@ -16,8 +16,9 @@ from itertools import zip_longest
 
 from hypothesis import strategies as st
 
-from ragward.conformance.contract import RetrievalSystem
+from ragward.conformance.contract import Capabilities, RetrievalSystem
 from ragward.conformance.records import MODES, Asker, Doc, Hit, Policy
+from ragward.conformance.strategies import fusions
 
 __all__ = [
     "FOREIGN",
@@ -204,6 +205,8 @@ class CorpusCase:
     result_limit: int = 20
     rerank_min_score: float = 0.0
     rrf_k: float = 60
+    fusion: str = "rrf"
+    dense_weight: float = 0.5
 
 
 def latest(docs: Sequence[Doc]) -> dict[tuple[str, str], Doc]:
@@ -222,8 +225,19 @@ def load(system: RetrievalSystem, docs: Sequence[Doc]) -> None:
         system.ingest(doc)
 
 
-def policy_for(case: CorpusCase, modes: Sequence[str], *, rerank: bool = True) -> Policy:
-    """The case's policy, in its mode if the system declares it, else its first mode."""
+def policy_for(
+    case: CorpusCase,
+    modes: Sequence[str],
+    rerank: bool = True,
+    caps: Capabilities | None = None,
+) -> Policy:
+    """The case's policy, in its mode if the system declares it, else its first mode;
+    with ``caps``, its fusion method and weight too where ``caps`` declares them."""
+    fusion, dense_weight = Policy.fusion, Policy.dense_weight
+    if caps is not None and case.fusion in caps.fusion_methods:
+        fusion = case.fusion
+    if caps is not None and caps.fusion_weights:
+        dense_weight = case.dense_weight
     return Policy(
         mode=case.mode if case.mode in modes else modes[0],
         rrf_k=case.rrf_k,
@@ -231,6 +245,8 @@ def policy_for(case: CorpusCase, modes: Sequence[str], *, rerank: bool = True) -
         rerank_min_score=case.rerank_min_score,
         candidate_limit=case.candidate_limit,
         result_limit=case.result_limit,
+        fusion=fusion,
+        dense_weight=dense_weight,
     )
 
 
@@ -280,6 +296,7 @@ def corpus_cases(
         result_limit,
         draw(st.sampled_from((0.0, 0.0, 0.25, 0.5, 1.0, -1.0))),
         draw(st.sampled_from((60, 1, 0.5, 10.0))),
+        *draw(fusions()),
     )
 
 

@@ -59,6 +59,10 @@ def fit_policy(policy: Policy, caps: Capabilities) -> Policy:
         out = replace(out, max_stale_ticks=None)
     if not caps.document_limits:
         out = replace(out, limit_unit=_DEFAULT.limit_unit)
+    if out.fusion not in caps.fusion_methods:
+        out = replace(out, fusion=_DEFAULT.fusion)
+    if not caps.fusion_weights:
+        out = replace(out, dense_weight=_DEFAULT.dense_weight)
     return out
 
 

@@ -13,6 +13,7 @@ from functools import partial
 from operator import attrgetter, itemgetter
 from typing import cast
 
+from ragward.analysis import ANALYZERS, PLAIN, analyzer_named
 from ragward.conformance import records
 from ragward.conformance.contract import Capabilities, HitKey, Listing
 from ragward.engines.reference_records import (
@@ -44,6 +45,7 @@ from ragward.reference import (
     estimate_tokens,
     reciprocal_rank_fusion,
 )
+from ragward.reference.counters import counter_named
 from ragward.reference.finishing import StageTable
 from ragward.reference.grounding import reaches
 
@@ -62,6 +64,9 @@ _CAPABILITIES = Capabilities(
     grounding=True,
     fusion=True,
     document_limits=True,
+    fusion_methods=records.FUSION_METHODS,
+    fusion_weights=True,
+    analyzer="plain",
 )
 
 
@@ -191,6 +196,12 @@ class ReferenceSystem:
 
     def __init__(self, retriever: AuthorizedRetriever | None = None) -> None:
         self.retriever = retriever or AuthorizedRetriever()
+        # the class's capabilities (a subclass may narrow them), with the analyzer named
+        # where it is one of ragward's
+        name = self.retriever.analyzer.name
+        named = name if name in ANALYZERS else None
+        if named != type(self).capabilities.analyzer:
+            self.capabilities = replace(type(self).capabilities, analyzer=named)
         # The reference's chunk for each hit grounded lately, by the hit's identity (the
         # entry keeps the hit, so no other object takes its id): a grid grounds the same
         # top hits under every threshold and many settings.
@@ -335,7 +346,10 @@ class ReferenceSystem:
         self, doc: records.Doc, max_tokens: int, overlap_tokens: int
     ) -> tuple[records.Span, ...]:
         chunks = chunk_document(
-            reference_doc(doc), max_tokens=max_tokens, overlap_tokens=overlap_tokens
+            reference_doc(doc),
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+            token_counter=self.retriever.token_counter,
         )
         return tuple(
             records.Span(c.chunk_id, c.section, c.start_char, c.end_char, c.text) for c in chunks
@@ -350,13 +364,19 @@ class ReferenceSystem:
             policy=request.policy,
             memory=request.memory,
             retrieved=[scored_of(hit) for hit in request.retrieved],
+            token_counter=self.retriever.token_counter,
         )
         return records.Context(
             context.text, context.tokens, context.included_chunks, context.dropped_chunks
         )
 
+    def embedder_truncation(self) -> tuple[int, int, int] | None:
+        """``(truncated, embedded, limit)``: chunks the embedder cut at its input limit
+        (:meth:`AuthorizedRetriever.truncation`); the evals report it."""
+        return self.retriever.truncation()
+
     def count_tokens(self, text: str) -> int:
-        return estimate_tokens(text)
+        return self.retriever.token_counter(text)
 
     def ground(
         self, claims: tuple[str, ...], retrieved: tuple[records.Hit, ...], min_overlap: float
@@ -461,6 +481,8 @@ def reference_factory(
     grounding: GroundingChecker | None = None,
     lexical_max_tokens: int | None = None,
     lexical_overlap_tokens: int = 0,
+    analyzer: str | None = None,
+    token_counter: str | None = None,
 ) -> ReferenceSystem:
     """A fresh reference system: the factory ``ragward conform`` uses by default.
 
@@ -468,7 +490,10 @@ def reference_factory(
     embedder name, a reranker name: see :mod:`ragward.models.registry`; a chunk size of
     the lexical index's own); unset ones keep the reference's defaults. ``grounding``
     replaces the lexical-overlap grounding check with a team's own
-    :class:`~ragward.reference.GroundingChecker`.
+    :class:`~ragward.reference.GroundingChecker`. ``analyzer`` names how the lexical
+    index and its questions cut text (:mod:`ragward.analysis`; ``plain`` when
+    unset); ``token_counter`` what chunk sizes and context budgets count
+    (:mod:`ragward.reference.counters`; ``chars4`` when unset).
     """
     defaults = Chunking()
     chunking = Chunking(
@@ -480,6 +505,8 @@ def reference_factory(
     retriever = AuthorizedRetriever(
         embedder=HashEmbedder() if embedder is None else embedder_named(embedder),
         chunking=chunking,
+        analyzer=PLAIN if analyzer is None else analyzer_named(analyzer),
+        token_counter=estimate_tokens if token_counter is None else counter_named(token_counter),
     )
     if reranker is not None:
         retriever.reranker = reranker_named(reranker)

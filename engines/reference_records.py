@@ -67,6 +67,8 @@ def reference_policy(policy: Policy) -> ReferencePolicy:
         rrf_k=policy.rrf_k,
         mode=policy.mode,
         limit_unit=policy.limit_unit,
+        fusion=policy.fusion,
+        dense_weight=policy.dense_weight,
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ragward.conformance.records import MODES
+from ragward.conformance.records import FUSION_METHODS, MODES
 from ragward.errors import InputError
 from ragward.evals.grid import NO_RERANK, OWN_RERANKER, Grid, IndexSetting
 from ragward.evals.measures import parse_measures
@@ -36,8 +36,11 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
     def fail(key: str, problem: str) -> InputError:
         return InputError.at(path, line_of(text, key.rpartition(".")[2]), key, problem)
 
-    def values(table: str, key: str, kind: type, check: Any, what: str) -> tuple[Any, ...]:
-        raw = data[table][key] if table else data[key]
+    def values(
+        table: str, key: str, kind: type, check: Any, what: str, default: Any = None
+    ) -> tuple[Any, ...]:
+        held = data[table] if table else data
+        raw = held.get(key, default) if default is not None else held[key]
         name = f"{table}.{key}" if table else key
         if not isinstance(raw, list) or not raw:
             raise fail(name, f"must be a non-empty list of {what}")
@@ -100,6 +103,13 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
     if len(set(sizes)) != len(sizes):
         raise fail("index.chunking", "lists a chunking twice")
     embedders = values("index", "embedder", str, lambda e: bool(e), "embedder names")
+    # Not named: every index keeps the implementation's own analyzer (nothing passed).
+    analyzers: tuple[str | None, ...] = (None,)
+    if "analyzer" in data["index"]:
+        analyzers = values("index", "analyzer", str, lambda a: bool(a), "analyzer names")
+    counters: tuple[str | None, ...] = (None,)
+    if "counter" in data["index"]:
+        counters = values("index", "counter", str, lambda c: bool(c), "token counter names")
     modes = values("retrieval", "mode", str, lambda m: m in MODES, f"one of {', '.join(MODES)}")
     return Grid(
         name=data["name"],
@@ -107,7 +117,13 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         depth=data["depth"],
         measures=measures,
         grounding_depth=data["grounding_depth"],
-        indexes=tuple(IndexSetting(s, o, e, ls, lo) for (s, o, ls, lo) in sizes for e in embedders),
+        indexes=tuple(
+            IndexSetting(s, o, e, ls, lo, a, c)
+            for (s, o, ls, lo) in sizes
+            for e in embedders
+            for a in analyzers
+            for c in counters
+        ),
         modes=modes,
         rrf_ks=values(
             "retrieval",
@@ -126,6 +142,22 @@ def checked_grid(data: Mapping[str, Any], path: str | Path, text: str) -> Grid:
         ),
         min_overlaps=values(
             "grounding", "min_overlap", float, lambda m: 0.0 < m <= 1.0, "a number in (0, 1]"
+        ),
+        fusions=values(
+            "retrieval",
+            "fusion",
+            str,
+            lambda f: f in FUSION_METHODS,
+            f"one of {', '.join(FUSION_METHODS)}",
+            default=["rrf"],
+        ),
+        dense_weights=values(
+            "retrieval",
+            "dense_weight",
+            float,
+            lambda w: 0.0 <= w <= 1.0,
+            "a number from 0 to 1",
+            default=[0.5],
         ),
     )
 

@@ -25,8 +25,15 @@ _SCHEMA: dict[str, dict[str, type] | type] = {
     "depth": int,
     "measures": list,
     "grounding_depth": int,
-    "index": {"chunking": list, "embedder": list},
-    "retrieval": {"mode": list, "rrf_k": list, "rerank": list, "candidate_limit": list},
+    "index": {"chunking": list, "embedder": list, "analyzer": list, "counter": list},
+    "retrieval": {
+        "mode": list,
+        "fusion": list,
+        "rrf_k": list,
+        "dense_weight": list,
+        "rerank": list,
+        "candidate_limit": list,
+    },
     "grounding": {"min_overlap": list},
 }
 

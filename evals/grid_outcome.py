@@ -46,6 +46,9 @@ class GridOutcome:
     #: with, by its index label (see :func:`ragward.evals.fingerprints.models_of`).
     capabilities: Capabilities | None = None
     models: dict[str, str] = field(default_factory=dict)
+    #: Chunks each index's embedder cut at its input limit, by index label, where the
+    #: system says (an adapter's optional ``embedder_truncation()``).
+    truncated: dict[str, dict[str, int]] = field(default_factory=dict)
     work: dict[str, int] = field(default_factory=dict)
     #: Wall seconds by phase: ``ingest``, ``first_stages`` and ``finishes`` (or
     #: ``retrieves`` without reuse), ``checks`` (staged answers checked against retrieve),

@@ -61,7 +61,7 @@ class SizeLimits:
 
 def setting_count(grid: Grid) -> int:
     """The number of retrieval settings ``grid`` sweeps, counted, not made."""
-    per_index = sum(len(grid.rrf_ks) if mode == "hybrid" else 1 for mode in grid.modes)
+    per_index = sum(grid.hybrid_settings_per_index() if m == "hybrid" else 1 for m in grid.modes)
     return len(grid.indexes) * per_index * len(grid.reranks) * len(grid.candidate_limits)
 
 
@@ -132,7 +132,10 @@ def _product(grid: Grid) -> str:
     hybrid = "hybrid" in grid.modes
     parts = [
         (len(grid.indexes), "indexes"),
-        (len(grid.modes) - hybrid + (len(grid.rrf_ks) if hybrid else 0), "mode and rrf_k pairs"),
+        (
+            len(grid.modes) - hybrid + (grid.hybrid_settings_per_index() if hybrid else 0),
+            "mode and fusion settings",
+        ),
         (len(grid.reranks), "rerank"),
         (len(grid.candidate_limits), "candidate_limit"),
     ]

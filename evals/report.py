@@ -52,6 +52,11 @@ def setting_data(setting: RetrievalSetting) -> dict[str, Any]:
         "rrf_k": setting.rrf_k,
         "rerank": setting.reranker,
         "candidate_limit": setting.candidate_limit,
+        # only where named or not the default, so a report of before reads the same
+        **({"analyzer": setting.index.analyzer} if setting.index.analyzer is not None else {}),
+        **({"counter": setting.index.counter} if setting.index.counter is not None else {}),
+        **({"fusion": setting.fusion} if setting.fusion != "rrf" else {}),
+        **({"dense_weight": setting.dense_weight} if setting.dense_weight != 0.5 else {}),
     }
 
 
@@ -88,6 +93,7 @@ def build_results(
         "depth_unit": outcome.depth_unit,
         "grounding": outcome.grounding,
         "work": dict(outcome.work),
+        **({"truncated_chunks": dict(outcome.truncated)} if outcome.truncated else {}),
         "grid": grid.to_data(),
         "settings": [
             {
@@ -117,12 +123,12 @@ def table(results: Mapping[str, Any], *, fmt: str = "simple") -> str:
             _chunking_label(entry),
             _own(entry["embedder"]),
             entry["mode"],
-            "" if entry["rrf_k"] is None else f"{entry['rrf_k']:g}",
+            _fusion_label(entry),
             _reranker_label(entry["rerank"]),
             entry["candidate_limit"],
         ]
         rows.append(knobs + [entry["means"][m] for m in measures])
-    headers = ["chunking", "embedder", "mode", "rrf_k", "rerank", "cand", *measures]
+    headers = ["chunking", "embedder", "mode", "fusion", "rerank", "cand", *measures]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f")
 
 
@@ -175,7 +181,10 @@ def _chunking_label(entry: Mapping[str, Any]) -> str:
     else:
         size = f"{entry['max_tokens']}/{entry['overlap_tokens']}"
     lexical = entry.get("lexical_max_tokens")
-    return size + (f"+lex{lexical}" if lexical else "")
+    size += f"+lex{lexical}" if lexical else ""
+    # the analyzer and the counter, where the grid names them: another index each
+    size += f" {entry['analyzer']}" if entry.get("analyzer") else ""
+    return size + (f" {entry['counter']} tokens" if entry.get("counter") else "")
 
 
 def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
@@ -193,6 +202,14 @@ def _summary(results: Mapping[str, Any], plot_names: Sequence[str]) -> str:
         table(results, fmt="github"),
         "",
     ]
+    for label, cut in results.get("truncated_chunks", {}).items():
+        if cut["truncated"]:
+            lines += [
+                f"Index `{label}`: the embedder cut {cut['truncated']} of {cut['embedded']} "
+                f"chunks at its limit of {cut['limit']} tokens (their ends are not in their "
+                "vectors); size chunks in its tokens (index.counter) to avoid it.",
+                "",
+            ]
     if results["settings"] and results["settings"][0]["grounding"]:
         first = results["settings"][0]
         lines += [
@@ -238,6 +255,17 @@ def _grounding_table(e2e: Mapping[str, Any], gold: Mapping[str, Any]) -> str:
     return tabulate(rows, headers=headers, tablefmt="github", floatfmt=".3f")
 
 
+def _fusion_label(entry: Mapping[str, Any]) -> str:
+    """``60`` (RRF's ``k``), ``60 w0.3`` (weighted), ``minmax w0.5``; empty outside hybrid."""
+    if entry["mode"] != "hybrid":
+        return ""
+    weight = entry.get("dense_weight", 0.5)
+    shown = "" if entry.get("fusion", "rrf") == "rrf" and weight == 0.5 else f" w{weight:g}"
+    if entry.get("fusion", "rrf") == "rrf":
+        return f"{entry['rrf_k']:g}{shown}" if entry["rrf_k"] is not None else shown.strip()
+    return f"{entry['fusion']} w{weight:g}"
+
+
 def _plots(results: Mapping[str, Any]) -> dict[str, str]:
     settings = results["settings"]
     plots: dict[str, str] = {}
@@ -247,7 +275,7 @@ def _plots(results: Mapping[str, Any]) -> dict[str, str]:
         limit = hybrid[0]["candidate_limit"]
         series: dict[str, list[tuple[float, float]]] = {}
         for s in hybrid:
-            if s["candidate_limit"] == limit:
+            if s["candidate_limit"] == limit and s["rrf_k"] is not None:
                 rerank = f"rerank {_reranker_label(s['rerank'])}"
                 label = f"chunks {_chunking_label(s)} {_own(s['embedder'])} {rerank}"
                 series.setdefault(label, []).append((s["rrf_k"], s["means"][metric]))

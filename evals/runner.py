@@ -154,6 +154,11 @@ def _run_grid(
         with progress(len(dataset.docs), f"index {label}", stream=stream) as bar:
             _ingest_all(system, dataset.docs, name, work, bar)
         seconds["ingest"] += clock() - started
+        said = getattr(system, "embedder_truncation", None)
+        cut = said() if callable(said) else None
+        if isinstance(cut, tuple) and len(cut) == 3 and all(type(n) is int for n in cut):
+            keys = ("truncated", "embedded", "limit")
+            outcome.truncated[label] = dict(zip(keys, cut, strict=True))
         staged = reuse and is_staged(system)
         outcome.staged = staged
         way = ("finish_listings" if is_listing(system) else "finish") if staged else "retrieve"
@@ -305,6 +310,8 @@ def _policy(
     return Policy(
         mode=setting.mode,
         rrf_k=setting.rrf_k if setting.rrf_k is not None else 60,
+        fusion=setting.fusion,
+        dense_weight=setting.dense_weight,
         rerank=setting.rerank,
         candidate_limit=setting.candidate_limit,
         result_limit=grid.depth,

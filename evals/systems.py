@@ -55,6 +55,13 @@ class SystemBuilder:
                 f"{name} takes no {split[0]} keyword, so it cannot give the lexical index "
                 "chunks of their own size; drop lexical_max_tokens from index.chunking"
             )
+        for key, keyword in (("analyzer", "analyzer"), ("counter", "token_counter")):
+            named = next((getattr(i, key) for i in grid.indexes if getattr(i, key)), None)
+            if named is not None and not takes_keywords(factory, (keyword,)):
+                raise InputError(
+                    f"{name} takes no {keyword} keyword, so it cannot be built with {key} "
+                    f"{named!r}; drop index.{key} from the grid"
+                )
         if grid.named_rerankers() and not takes_keywords(factory, ("reranker",)):
             raise InputError(
                 f"{name} takes no reranker keyword, so it cannot be built with reranker "
@@ -82,6 +89,10 @@ class SystemBuilder:
                 lexical_max_tokens=index.lexical_max_tokens,
                 lexical_overlap_tokens=index.lexical_overlap_tokens,
             )
+        if index.analyzer is not None:
+            keywords["analyzer"] = index.analyzer
+        if index.counter is not None:
+            keywords["token_counter"] = index.counter
         if reranker is not None:
             keywords["reranker"] = reranker
         call = f"{self.name}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"
@@ -113,6 +124,17 @@ class SystemBuilder:
         if len(grid.reranks) > 1 and not declared.rerank_toggle:
             raise InputError(
                 f"{self.name} does not declare rerank_toggle; give retrieval.rerank one value"
+            )
+        undeclared = [f for f in grid.fusions if f not in declared.fusion_methods]
+        if "hybrid" in grid.modes and undeclared:
+            raise InputError(
+                f"{self.name} does not declare fusion {undeclared[0]!r} (it has "
+                f"{', '.join(declared.fusion_methods)}); set the grid's retrieval.fusion "
+                "accordingly"
+            )
+        if "hybrid" in grid.modes and grid.dense_weights != (0.5,) and not declared.fusion_weights:
+            raise InputError(
+                f"{self.name} does not declare fusion_weights; drop retrieval.dense_weight"
             )
         if not declared.policy_knobs and (len(grid.rrf_ks) > 1 or len(grid.candidate_limits) > 1):
             raise InputError(
@@ -156,6 +178,15 @@ def fit_grid(grid: Grid, factory: Callable[..., Any], name: str) -> tuple[Grid, 
     if len(grid.reranks) > 1 and not declared.rerank_toggle:
         dropped.append(f"rerank {', '.join(grid.reranks[1:])} (no rerank_toggle)")
         grid = replace(grid, reranks=grid.reranks[:1])
+    fusions = tuple(f for f in grid.fusions if f in declared.fusion_methods) or ("rrf",)
+    if fusions != grid.fusions:
+        missing = [f for f in grid.fusions if f not in fusions]
+        dropped.append(f"fusion {', '.join(missing)} (not declared)")
+        grid = replace(grid, fusions=fusions)
+    if grid.dense_weights != (0.5,) and not declared.fusion_weights:
+        shown = ", ".join(f"{w:g}" for w in grid.dense_weights)
+        dropped.append(f"dense_weight {shown} (no fusion_weights: plain RRF weights only)")
+        grid = replace(grid, dense_weights=(0.5,))
     if not declared.policy_knobs:
         for knob in ("rrf_ks", "candidate_limits"):
             values = getattr(grid, knob)

@@ -100,7 +100,13 @@ def tune_outcome(
     if best_hybrid is not None:
         chosen["rrf_k"] = best_hybrid.setting.rrf_k
         chosen["rrf_k_setting"] = best_hybrid.setting.id
+        chosen["fusion"] = best_hybrid.setting.fusion
+        chosen["dense_weight"] = best_hybrid.setting.dense_weight
         rows.append(_rrf_row("rrf_k (best hybrid)", hybrid, best_hybrid, objective, row, mean))
+        if {(t.setting.fusion, t.setting.dense_weight) for t in hybrid} != {("rrf", 0.5)}:
+            picked = best_hybrid.setting
+            shown = f"{picked.fusion}, dense_weight {picked.dense_weight:g}"
+            rows.append(row("fusion (best hybrid)", shown, best_hybrid, mean))
         if default is not None:
             rows.append(row("rrf_k default", "60", default, mean))
         # With rerank on, the reranker re-sorts the fused pool and rrf_k often changes
@@ -177,12 +183,14 @@ def _fingerprints(
 def _default_setting(report: Sequence[Any], chosen: Any) -> Any:
     for scores in report:
         s = scores.setting
-        if (s.index, s.mode, s.reranker, s.candidate_limit, s.rrf_k) == (
+        if (s.index, s.mode, s.reranker, s.candidate_limit, s.rrf_k, s.fusion, s.dense_weight) == (
             chosen.index,
             "hybrid",
             chosen.reranker,
             chosen.candidate_limit,
             60.0,
+            "rrf",
+            0.5,
         ):
             return scores
     return None
@@ -206,8 +214,10 @@ def _tied_rrf_ks(hybrid: Sequence[Any], best: Any, objective: str) -> list[float
         s.setting.rrf_k
         for s in hybrid
         if s is not best
+        and s.setting.rrf_k is not None
         and (s.setting.index, s.setting.reranker, s.setting.candidate_limit)
         == (b.index, b.reranker, b.candidate_limit)
+        and (s.setting.fusion, s.setting.dense_weight) == (b.fusion, b.dense_weight)
         and s.means[objective] == best.means[objective]
     ]
 

@@ -254,6 +254,9 @@ class CachedEmbedder:
         self.cache = cache
         self.model_id = str(getattr(embedder, "model_id", embedder.name))
         self.stats = CacheStats()
+        # the model's input limit and counter, where it says them (see MiniLMEmbedder)
+        self.input_limit: int | None = getattr(embedder, "input_limit", None)
+        self.input_tokens: Callable[[str], int] | None = getattr(embedder, "input_tokens", None)
 
     @property
     def name(self) -> str:

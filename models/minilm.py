@@ -189,6 +189,15 @@ class MiniLMEmbedder:
     def dimensions(self) -> int:
         return DIMENSIONS
 
+    #: Word pieces the model reads of a text ([CLS] and [SEP] included); it drops the rest.
+    input_limit = MAX_WORD_PIECES
+
+    def input_tokens(self, text: str) -> int:
+        """The word pieces of ``text`` before the model cuts it at :attr:`input_limit`."""
+        from ragward.reference.counters import counter_named
+
+        return counter_named("minilm")(text)
+
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float64]:
         unique = list(dict.fromkeys(texts))
         # Longest first: each batch pads to texts of about one length.

@@ -23,7 +23,6 @@ from ragward.reference.ranking import (
     top_rows,
     top_rows_by_document,
 )
-from ragward.reference.text import tokenize
 
 __all__ = ["lexical_stage", "top_candidates"]
 
@@ -50,7 +49,9 @@ def lexical_stage(
     if masks is None:
         eligible = view.eligible
         masks = view.memo["masks"] = Masks.of(eligible & lexical_rows, live, view.visible, eligible)
-    found = namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)
+    found = namespace.lexical.gather(
+        namespace.analyzer.terms(query), masks.rankable, live, view.memo
+    )
     scored, counts, lexical, ranked_rows = _lexical_top(namespace, found, masks, policy)
     return scored, counts, lexical, found.others, ranked_rows
 

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragward.reference.chunking import Chunk
+from ragward.reference.fusion_methods import fuse
 from ragward.reference.ranking import ScoredChunk, scored_all
 from ragward.reference.rerank import Reranker, reads_index_terms
 
@@ -88,7 +89,7 @@ class StageTable:
             "dense": self._doc_order(self.dense),
         }
         self._prefixes: dict[tuple[str, int, str], int] = {}
-        self._fused: dict[tuple[float, int, str, int, int], tuple[Positions, Floats]] = {}
+        self._fused: dict[tuple[object, ...], tuple[Positions, Floats]] = {}
         self._verdicts: dict[int, _Verdicts] = {}
 
     def _laid_out(self, ranking: Sequence[ScoredChunk]) -> tuple[Positions, Floats]:
@@ -167,13 +168,34 @@ class StageTable:
 
     def _fusion(self, policy: ReferencePolicy) -> tuple[Positions, Floats]:
         """The fused candidates of a hybrid policy, cut at its candidate limit, with their
-        fused scores: each (``k``, limit, unit) fused once per stage."""
+        fused scores: each (method, weight, ``k``, limit, unit) fused once per stage."""
         unit, limit = policy.limit_unit, policy.candidate_limit
         lexical_end = self._narrowed("lexical", limit, unit)
         dense_end = self._narrowed("dense", limit, unit)
-        key = (policy.rrf_k, limit, unit, lexical_end, dense_end)
+        method, weight = policy.fusion, policy.dense_weight
+        key = (method, weight, policy.rrf_k, limit, unit, lexical_end, dense_end)
         known = self._fused.get(key)
         if known is not None:
+            return known
+        if method != "rrf" or weight != 0.5:
+            # Other methods and weights: :func:`fuse` itself, on the narrowed rankings, so
+            # the floats are the retriever's by construction.
+            fused_chunks = fuse(
+                self.first.lexical[:lexical_end],
+                self.first.dense[:dense_end],
+                method=method,
+                k=policy.rrf_k,
+                dense_weight=weight,
+                documents=unit == "documents",
+            )
+            places = np.fromiter(
+                map(self.places.__getitem__, map(_SCORED_CHUNK_ID, fused_chunks)),
+                np.intp,
+                len(fused_chunks),
+            )
+            weights = np.fromiter(map(_SCORE, fused_chunks), np.float64, len(fused_chunks))
+            end = self._prefix(places, limit, unit)
+            known = self._fused[key] = (places[:end], weights[:end])
             return known
         k = policy.rrf_k
         held = np.zeros(len(self.chunks), dtype=bool)

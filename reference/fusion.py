@@ -18,8 +18,10 @@ def reciprocal_rank_fusion(
     *,
     k: float = 60,
     limit: int | None = None,
+    weights: Sequence[float] | None = None,
 ) -> list[ScoredChunk]:
-    """Fuse rankings by the sum of ``1 / (k + rank)`` over the rankings a chunk is in.
+    """Fuse rankings by the sum of ``1 / (k + rank)`` over the rankings a chunk is in
+    (``weight / (k + rank)`` with ``weights``, one per ranking: weighted RRF).
 
     Cormack, Clarke & Buettcher (2009), "Reciprocal Rank Fusion outperforms Condorcet and
     individual Rank Learning Methods". Only positions are read, never the input scores,
@@ -38,16 +40,17 @@ def reciprocal_rank_fusion(
         raise InvalidArgument(f"rrf k must be a finite number > 0, got {k!r}")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidArgument(f"rrf limit must be None or an integer >= 0, got {limit!r}")
+    weights = _weights(rankings, weights)
     contributions: dict[str, list[float]] = {}
     chunks: dict[str, ScoredChunk] = {}
-    for position, ranking in enumerate(rankings):
+    for position, (ranking, weight) in enumerate(zip(rankings, weights, strict=True)):
         seen: set[str] = set()
         for rank, entry in enumerate(ranking, start=1):
             key = entry.chunk.chunk_id
             if key in seen:
                 raise InvalidArgument(f"chunk {key!r} appears twice in ranking {position}")
             seen.add(key)
-            contributions.setdefault(key, []).append(1.0 / (k + rank))
+            contributions.setdefault(key, []).append(weight / (k + rank))
             chunks.setdefault(key, entry)
     fused = ranked(
         ScoredChunk(chunks[key].chunk, math.fsum(terms)) for key, terms in contributions.items()
@@ -56,7 +59,10 @@ def reciprocal_rank_fusion(
 
 
 def document_rank_fusion(
-    rankings: Sequence[Sequence[ScoredChunk]], *, k: float = 60
+    rankings: Sequence[Sequence[ScoredChunk]],
+    *,
+    k: float = 60,
+    weights: Sequence[float] | None = None,
 ) -> list[ScoredChunk]:
     """Reciprocal rank fusion of the *documents* the chunk rankings rank.
 
@@ -65,7 +71,7 @@ def document_rank_fusion(
     is in, and every chunk the rankings hold scores what its document scores, so two
     chunks of one document — one the best lexical match, the other the best dense match —
     reinforce each other, as they do not when chunks are fused one by one. Ties break by
-    ``chunk_id``, as everywhere.
+    ``chunk_id``, as everywhere. ``weights``, one per ranking, weigh each ranking's shares.
 
     >>> from ragward.reference.chunking import Chunk
     >>> def hit(i: str) -> ScoredChunk:
@@ -79,9 +85,9 @@ def document_rank_fusion(
         raise InvalidArgument(f"rrf k must be a finite number > 0, got {k!r}")
     # each ranking's documents by first occurrence, with their shares; the loops run in C
     shares = []
-    for ranking in rankings:
+    for ranking, weight in zip(rankings, _weights(rankings, weights), strict=True):
         docs = dict.fromkeys(map(_DOC_ID, ranking))
-        terms = [1.0 / (k + rank) for rank in range(1, len(docs) + 1)]
+        terms = [weight / (k + rank) for rank in range(1, len(docs) + 1)]
         shares.append(dict(zip(docs, terms, strict=True)))
     totals: dict[str, float]
     if len(shares) <= 2:
@@ -105,6 +111,23 @@ def document_rank_fusion(
         chunks.update(zip(map(_CHUNK_ID, ranking), map(_CHUNK, ranking), strict=True))
     held = list(chunks.values())
     return ranked(scored_all(held, map(totals.__getitem__, map(_CHUNK_DOC_ID, held))))
+
+
+def _weights(
+    rankings: Sequence[Sequence[ScoredChunk]], weights: Sequence[float] | None
+) -> Sequence[float]:
+    """One weight per ranking (1.0 each when none are given), each finite and >= 0."""
+    if weights is None:
+        return [1.0] * len(rankings)
+    weights = list(weights)
+    if len(weights) != len(rankings) or not all(
+        isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) and w >= 0
+        for w in weights
+    ):
+        raise InvalidArgument(
+            f"rrf weights must be one finite number >= 0 per ranking, got {weights!r}"
+        )
+    return weights
 
 
 _CHUNK = attrgetter("chunk")

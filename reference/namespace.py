@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ragward.analysis import PLAIN, Analyzer
 from ragward.errors import VersionConflict
 from ragward.reference.chunking import Chunk
 from ragward.reference.columns import Column
 from ragward.reference.dense import VectorIndex
 from ragward.reference.documents import CLASSIFICATIONS, TICK_MAX, ReferenceAsker, ReferenceDoc
 from ragward.reference.lexical import BM25Index, BM25Params
-from ragward.reference.text import tokenize
 
 __all__ = ["BOTH", "DENSE", "LEXICAL", "Namespace"]
 
@@ -63,8 +63,11 @@ class _DocState:
 class Namespace:
     """Chunks of one tenant with their lexical and dense indexes."""
 
-    def __init__(self, tenant: str, params: BM25Params, dimensions: int) -> None:
+    def __init__(
+        self, tenant: str, params: BM25Params, dimensions: int, analyzer: Analyzer = PLAIN
+    ) -> None:
         self.tenant = tenant
+        self.analyzer = analyzer  # what the lexical index's terms and questions go through
         self.lexical = BM25Index(params)
         self.vectors = VectorIndex(dimensions)
         self.chunks: list[Chunk] = []
@@ -179,13 +182,16 @@ class Namespace:
         if self._dead < _COMPACT_MIN_DEAD or self._dead <= self.live_rows:
             return
         live = np.flatnonzero(self._live.view())
-        fresh = Namespace(self.tenant, self.lexical.params, self.vectors.dimensions)
+        fresh = Namespace(self.tenant, self.lexical.params, self.vectors.dimensions, self.analyzer)
         fresh._barrier_codes = self._barrier_codes
         remap = {int(old): new for new, old in enumerate(live)}
         roles = self._role.view()
         fresh._append(
             [self.chunks[i] for i in live],
-            [tokenize(self.chunks[i].search_text) if roles[i] & LEXICAL else [] for i in live],
+            [
+                self.analyzer.terms(self.chunks[i].search_text) if roles[i] & LEXICAL else []
+                for i in live
+            ],
             self.vectors.matrix()[live],
             [int(roles[i]) for i in live],
         )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ragward.errors import InvalidArgument
 from ragward.reference.documents import TICK_MAX
+from ragward.reference.fusion_methods import check_fusion
 from ragward.reference.ranking import LIMIT_UNITS
 
 __all__ = ["MODES", "ReferencePolicy"]
@@ -40,6 +41,9 @@ class ReferencePolicy:
     distinct document (see :func:`~ragward.reference.ranking.cut`), so an answer read as a
     document ranking holds ``result_limit`` documents whenever that many match; hybrid
     fusion then fuses documents (:func:`~ragward.reference.fusion.document_rank_fusion`).
+    ``fusion`` names how hybrid mode fuses its two rankings (``rrf``, ``minmax``,
+    ``zscore``) and ``dense_weight`` the dense side's share, the lexical side having the
+    rest (:mod:`~ragward.reference.fusion_methods`); ``rrf`` at 0.5 is plain RRF.
     """
 
     max_stale_ticks: int | None = None
@@ -50,6 +54,8 @@ class ReferencePolicy:
     rrf_k: float = 60
     mode: str = "hybrid"
     limit_unit: str = "chunks"
+    fusion: str = "rrf"
+    dense_weight: float = 0.5
 
     def __post_init__(self) -> None:
         if self.max_stale_ticks is not None and (
@@ -82,6 +88,7 @@ class ReferencePolicy:
             or not (math.isfinite(self.rrf_k) and self.rrf_k > 0)
         ):
             raise InvalidArgument(f"ReferencePolicy.rrf_k must be a number > 0, got {self.rrf_k!r}")
+        check_fusion("ReferencePolicy", self.fusion, self.dense_weight)
         if self.mode not in MODES:
             raise InvalidArgument(
                 f"ReferencePolicy.mode must be one of {', '.join(MODES)}, got {self.mode!r}"

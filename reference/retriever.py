@@ -13,13 +13,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ragward.analysis import PLAIN, Analyzer, PlainAnalyzer
 from ragward.errors import InvalidArgument, VersionConflict
 from ragward.reference.candidates import lexical_stage, top_candidates
 from ragward.reference.chunking import Chunk, Chunking, chunk_document
 from ragward.reference.dense import DenseScan, Floats, Vectors, check_vectors
 from ragward.reference.documents import ReferenceAsker, ReferenceDoc, classification_rank
 from ragward.reference.embedding import Embedder, HashEmbedder
-from ragward.reference.fusion import document_rank_fusion, reciprocal_rank_fusion
+from ragward.reference.fusion_methods import fuse
 from ragward.reference.grounding import GroundingChecker, LexicalOverlapChecker
 from ragward.reference.lexical import BM25Params, count_matched
 from ragward.reference.namespace import BOTH, DENSE, LEXICAL, Namespace, View
@@ -170,10 +171,20 @@ class AuthorizedRetriever:
     bm25: BM25Params = field(default_factory=BM25Params)
     token_counter: TokenCounter = estimate_tokens
     grounding: GroundingChecker = field(default_factory=LexicalOverlapChecker)
+    analyzer: Analyzer = PLAIN
+    #: Chunks embedded, and of them those longer than the embedder reads (where it says
+    #: its ``input_limit`` and ``input_tokens``): :meth:`truncation`.
+    _embedded: list[int] = field(
+        default_factory=lambda: [0, 0], init=False, repr=False, compare=False
+    )
     _namespaces: dict[str, Namespace] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.analyzer, Analyzer):
+            raise InvalidArgument(
+                f"analyzer must have a name and a terms(text) method, got {self.analyzer!r}"
+            )
         _RETRIEVERS[id(self)] = self
 
     # -- writes -----------------------------------------------------------------------
@@ -260,8 +271,23 @@ class AuthorizedRetriever:
         )
         return [*chunks, *wide], [DENSE] * len(chunks) + [LEXICAL] * len(wide)
 
+    def truncation(self) -> tuple[int, int, int] | None:
+        """``(truncated, embedded, limit)``: how many chunks the embedder cut at its input
+        limit, of how many it embedded; None when the embedder does not say its limit."""
+        limit = getattr(self.embedder, "input_limit", None)
+        if not isinstance(limit, int) or getattr(self.embedder, "input_tokens", None) is None:
+            return None
+        return self._embedded[1], self._embedded[0], limit
+
     def _vectors(self, chunks: Sequence[Chunk]) -> Vectors:
         texts = [c.search_text for c in chunks]
+        limit = getattr(self.embedder, "input_limit", None)
+        count = getattr(self.embedder, "input_tokens", None)
+        if isinstance(limit, int) and count is not None:
+            cut = sum(1 for text in texts if count(text) > limit)
+            with self._lock:
+                self._embedded[0] += len(texts)
+                self._embedded[1] += cut
         checked = check_vectors(
             self.embedder.embed(texts), len(texts), self.embedder.dimensions, self.embedder.name
         )
@@ -277,8 +303,9 @@ class AuthorizedRetriever:
         # slot (8 bytes) instead of a string of its own (some 55), which made the tokens
         # of a large document weigh 14 times its text while they waited to be indexed.
         shared: dict[str, str] = {}
+        terms = self.analyzer.terms
         tokens = [
-            [shared.setdefault(t, t) for t in tokenize(c.search_text)] if r & LEXICAL else []
+            [shared.setdefault(t, t) for t in terms(c.search_text)] if r & LEXICAL else []
             for c, r in zip(chunks, roles, strict=True)
         ]
         dense = [i for i, r in enumerate(roles) if r & DENSE]
@@ -305,7 +332,7 @@ class AuthorizedRetriever:
     def _namespace(self, tenant: str) -> Namespace:
         namespace = self._namespaces.get(tenant)
         if namespace is None:
-            namespace = Namespace(tenant, self.bm25, self.embedder.dimensions)
+            namespace = Namespace(tenant, self.bm25, self.embedder.dimensions, self.analyzer)
             self._namespaces[tenant] = namespace
         return namespace
 
@@ -517,7 +544,9 @@ class AuthorizedRetriever:
         chunks: the reranker is asked.
         """
         reranker, source = self.reranker, first.source
-        if source is not None and chunks and reads_index_terms(reranker):
+        # The index's terms are the reranker's only when both cut text the plain way.
+        plain = isinstance(self.analyzer, PlainAnalyzer)
+        if source is not None and chunks and plain and reads_index_terms(reranker):
             with self._lock:
                 namespace = source.namespace
                 if namespace.compactions == source.compactions and not namespace.split_roles:
@@ -537,31 +566,36 @@ class AuthorizedRetriever:
         policy = policy or ReferencePolicy()
         degraded = list(first.degraded)
         if policy.mode == "hybrid":
-            rankings = [r for r in (first.lexical, first.dense) if r]
-            # Fusion reads positions and chunks only: the same rankings fuse to the same
-            # candidates. A tuple is known by its identity (it cannot change), anything
-            # else by its chunks; the entry keeps the rankings, so no id in its key can be
-            # taken by another object while it lives.
+            rankings = (first.lexical, first.dense)
+            # Fusion reads the rankings' chunks, positions and scores only: the same
+            # rankings fuse to the same candidates. A tuple is known by its identity (it
+            # cannot change), anything else by its chunks and scores; the entry keeps the
+            # rankings, so no id in its key can be taken by another object while it lives.
             key = (
                 "fused",
                 policy.limit_unit,
                 policy.rrf_k,
+                policy.fusion,
+                policy.dense_weight,
                 policy.candidate_limit,
                 tuple(
-                    id(r) if type(r) is tuple else tuple(id(s.chunk) for s in r) for r in rankings
+                    id(r) if type(r) is tuple else tuple((id(s.chunk), s.score) for s in r)
+                    for r in rankings
                 ),
             )
             known = first.memo.get(key)
             if known is None:
-                fuse = (
-                    document_rank_fusion
-                    if policy.limit_unit == "documents"
-                    else reciprocal_rank_fusion
+                fused = fuse(
+                    *rankings,
+                    method=policy.fusion,
+                    k=policy.rrf_k,
+                    dense_weight=policy.dense_weight,
+                    documents=policy.limit_unit == "documents",
                 )
-                fused = cut(
-                    fuse(rankings, k=policy.rrf_k), policy.candidate_limit, policy.limit_unit
+                known = first.memo[key] = (
+                    rankings,
+                    cut(fused, policy.candidate_limit, policy.limit_unit),
                 )
-                known = first.memo[key] = (rankings, fused)
             candidates: Sequence[ScoredChunk] = known[1]
         else:
             candidates = first.lexical if policy.mode == "lexical" else first.dense

@@ -1,6 +1,7 @@
 """Importing this package registers every invariant of the kit."""
 
 from ragward.conformance.invariants import (
+    analysis,
     assembly,
     cuts,
     depth,
@@ -16,6 +17,7 @@ from ragward.conformance.invariants import (
 )
 
 __all__ = [
+    "analysis",
     "assembly",
     "cuts",
     "depth",

@@ -7,6 +7,7 @@ from typing import Any
 
 from ragward.conformance.answer_diff import asked, differ
 from ragward.conformance.contract import Factory
+from ragward.conformance.fusion_oracle import TOLERANCE, expected_fusion
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.records import Hit, Policy
 from ragward.conformance.strategies import Scene, scenes
@@ -28,6 +29,15 @@ def document_cut(hits: tuple[Hit, ...], limit: int) -> tuple[Hit, ...]:
     return hits
 
 
+def _documents(hits: tuple[Hit, ...]) -> list[tuple[str, float]]:
+    """A chunk ranking as a document ranking: each document where its first (best) chunk
+    is, with that chunk's score."""
+    first: dict[str, float] = {}
+    for hit in hits:
+        first.setdefault(hit.doc_id, hit.score)
+    return list(first.items())
+
+
 def _fused_by_document(system: Any, case: Scene, narrow: Policy, got: tuple[Hit, ...]) -> None:
     question = (case.query, case.asker, case.now_tick)
     # Each side as fusion sees it: cut at candidate_limit, not yet at result_limit.
@@ -35,16 +45,16 @@ def _fused_by_document(system: Any, case: Scene, narrow: Policy, got: tuple[Hit,
     sides = [system.retrieve(*question, replace(deep, mode=m)) for m in ("lexical", "dense")]
     if any({"lexical", "dense"} & set(side.degraded) for side in sides):
         return  # a stage was shed: not like for like
-    want: dict[str, float] = {}
-    for side in sides:
-        documents = dict.fromkeys(h.doc_id for h in side.hits)  # by first occurrence
-        for rank, doc_id in enumerate(documents, 1):
-            want[doc_id] = want.get(doc_id, 0.0) + 1.0 / (narrow.rrf_k + rank)
+    by_document = [_documents(side.hits) for side in sides]
+    want = expected_fusion(
+        *by_document, method=narrow.fusion, k=narrow.rrf_k, dense_weight=narrow.dense_weight
+    )
+    tolerance = TOLERANCE[narrow.fusion]
     for hit in got:
-        if hit.doc_id not in want or abs(hit.score - want[hit.doc_id]) > 1e-12:
+        if hit.doc_id not in want or abs(hit.score - want[hit.doc_id]) > tolerance:
             raise Violation(
-                f"hybrid at document depth: {hit.chunk_id} scores {hit.score!r}, the RRF of "
-                f"its document's ranks gives {want.get(hit.doc_id)!r}"
+                f"hybrid at document depth: {hit.chunk_id} scores {hit.score!r}, the "
+                f"{narrow.fusion} fusion of its document's ranks gives {want.get(hit.doc_id)!r}"
             )
 
 
@@ -60,9 +70,11 @@ def document_depth(factory: Factory, case: Scene) -> None:
     with many good chunks cannot crowd the others out. In a single-index mode the answer
     is exactly the wide chunk ranking cut before the first chunk of the next document
     beyond the limit — same chunks, same order, same scores. In hybrid mode, fusion is
-    by document: every returned chunk scores ``sum(1 / (rrf_k + rank))`` of its document,
-    ranked by first occurrence in the lexical and the dense answer cut at the same
-    ``candidate_limit``."""
+    by document: every returned chunk scores what its document scores in the fusion of the
+    lexical and the dense answer cut at the same ``candidate_limit``, each read as a
+    document ranking by first occurrence, a document scoring its best chunk's score
+    (``sum(1 / (rrf_k + rank))`` of its ranks for plain RRF; the other methods as in
+    FUS-004)."""
     system, caps, _, policy = prepare(factory, case.docs, case.policy)
     for mode in caps.modes:
         base = replace(policy, mode=mode, rerank=False)

@@ -160,21 +160,29 @@ def rerank_within_candidates(factory: Factory, case: CorpusCase) -> None:
     fused candidate, so the chunks returned with rerank on must be a subset of them: a
     reranker may reorder and drop, never bring in a chunk the first stage did not
     propose. Nor does any answer hold more than ``candidate_limit`` chunks, whatever
-    ``result_limit`` allows: the fused list is cut at it before rerank sees it."""
+    ``result_limit`` allows: the fused list is cut at it before rerank sees it. Asked in
+    the case's mode, and in hybrid mode too where declared (where two rankings fuse to
+    more candidates than either holds)."""
     system = factory()
     load(system, case.docs)
-    modes = system.capabilities.modes
-    off = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=False))
-    on = system.retrieve(case.query, case.asker, 0, policy_for(case, modes, rerank=True))
-    for name, result in (("off", off), ("on", on)):
-        if len(result.hits) > case.candidate_limit:
+    caps = system.capabilities
+    case_policy = policy_for(case, caps.modes, False, caps)
+    modes = dict.fromkeys((case_policy.mode, *(m for m in ("hybrid",) if m in caps.modes)))
+    for mode in modes:
+        off_policy = replace(case_policy, mode=mode)
+        off = system.retrieve(case.query, case.asker, 0, off_policy)
+        on = system.retrieve(case.query, case.asker, 0, replace(off_policy, rerank=True))
+        for name, result in (("off", off), ("on", on)):
+            if len(result.hits) > case.candidate_limit:
+                raise Violation(
+                    f"{mode}, rerank {name}: {len(result.hits)} hits came back under "
+                    f"candidate_limit={case.candidate_limit}: {_ids(result.hits)}"
+                )
+        extra = sorted(set(_ids(on.hits)) - set(_ids(off.hits)))
+        if extra:
             raise Violation(
-                f"with rerank {name}, {len(result.hits)} hits came back under candidate_limit="
-                f"{case.candidate_limit}: {_ids(result.hits)}"
+                f"{mode}: rerank returned {extra}, not among the candidates {_ids(off.hits)}"
             )
-    extra = sorted(set(_ids(on.hits)) - set(_ids(off.hits)))
-    if extra:
-        raise Violation(f"rerank returned {extra}, not among the candidates {_ids(off.hits)}")
 
 
 @invariant(
@@ -194,7 +202,7 @@ def rerank_floor(factory: Factory, case: CorpusCase) -> None:
     system = factory()
     load(system, case.docs)
     caps = system.capabilities
-    policy = policy_for(case, caps.modes, rerank=True)
+    policy = policy_for(case, caps.modes, rerank=True, caps=caps)
     result = system.retrieve(case.query, case.asker, 0, policy)
     if "rerank" in result.degraded:
         return
@@ -248,7 +256,8 @@ def whole_answers(factory: Factory, case: CorpusCase) -> None:
     toggles = (True, False) if caps.rerank_toggle else (None,)
     for mode in caps.modes:
         for rerank in toggles:
-            policy = replace(policy_for(case, caps.modes, rerank=bool(rerank)), mode=mode)
+            policy = policy_for(case, caps.modes, bool(rerank), caps)
+            policy = replace(policy, mode=mode)
             if rerank is None:
                 policy = replace(policy, rerank=Policy().rerank)
             # rerank off, or not the adapter's to switch: reporting it skipped is fine

@@ -39,9 +39,9 @@ _CONTENT = frozenset(
 def _retrieved(system: Any, case: GroundCase) -> tuple[Hit, ...]:
     corpus = case.corpus
     load(system, corpus.docs)
-    result = system.retrieve(
-        corpus.query, corpus.asker, 0, policy_for(corpus, system.capabilities.modes)
-    )
+    caps = system.capabilities
+    policy = policy_for(corpus, caps.modes, True, caps)
+    result = system.retrieve(corpus.query, corpus.asker, 0, policy)
     return tuple(hit for hit in result.hits if hit.doc_id not in case.withheld)
 
 

@@ -16,10 +16,10 @@ from typing import Any, cast
 
 from ragward.conformance.answer_diff import asked, differ, fail_with_diff, fused_changes
 from ragward.conformance.contract import Factory
+from ragward.conformance.fusion_oracle import TOLERANCE, expected_fusion, near_order
 from ragward.conformance.invariant import Violation, invariant
 from ragward.conformance.invariants.cuts import fused_cuts
 from ragward.conformance.invariants.depth import document_cut
-from ragward.conformance.invariants.fusion import expected_rrf
 from ragward.conformance.records import AssembleRequest, Context, Hit, Policy, Result
 from ragward.conformance.strategies import Scene, scenes
 from ragward.conformance.text_strategies import CorpusCase, corpus_cases, load, policy_for
@@ -27,7 +27,6 @@ from ragward.conformance.view import fit_policy, prepare
 
 __all__: list[str] = []
 
-_TOLERANCE = 1e-12
 #: Wider than any generated corpus has chunks: the whole ranking.
 _WIDE = 200
 _UNBOUNDED = 10**9
@@ -43,27 +42,42 @@ def _ids(hits: tuple[Hit, ...]) -> list[str]:
     requires=("hybrid", "lexical", "dense", "rerank_toggle", "policy_knobs", "scores"),
 )
 def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
-    """hybrid retrieval is RRF over the lexical and dense rankings
+    """hybrid retrieval is the declared fusion of the lexical and dense rankings
 
     With rerank off and ``result_limit == candidate_limit``, the hybrid answer is the
-    RRF of the lexical-mode and dense-mode answers to the same request: the same chunks,
-    in the same order, with scores within 1e-12 of ``sum(1 / (rrf_k + rank))``; under
-    each smaller ``result_limit`` n, its first n hits — fusion reads each ranking up to
-    ``candidate_limit``, whatever ``result_limit`` says. The candidate limit is the
-    drawn one, and also the first and the last at which the RRF of the two rankings
-    ties across its own cut, where the fused list's tie-break (by ``chunk_id``) decides
-    what is kept.
-    The first-stage scores never enter, so fusing by (normalised) scores fails here."""
+    fusion (:attr:`Policy.fusion`, among those the adapter declares; ``rrf`` otherwise)
+    of the lexical-mode and dense-mode answers to the same request: the same chunks, in
+    the same order, with the scores the kit computes from those answers
+    (:mod:`ragward.conformance.fusion_oracle`) — for ``rrf``, ``sum(w / (rrf_k + rank))``
+    within 1e-12 (``w`` = 1 at the default weight), the first-stage scores never
+    entering, so fusing by (normalised) scores fails here; for ``minmax`` and ``zscore``,
+    the weighted sum of each side's normalised scores within 1e-9, an item a side lacks
+    taking that side's lowest — and under each smaller ``result_limit`` n, its first n
+    hits: fusion reads each ranking up to ``candidate_limit``, whatever ``result_limit``
+    says. Ties go by ``chunk_id`` (items within the tolerance of each other, but not
+    equal, may come in either order). The candidate limit is the drawn one, and for
+    plain RRF also the first and the last at which the RRF of the two rankings ties
+    across its own cut, where the fused list's tie-break decides what is kept. Every
+    other method the adapter declares is held to the same answers, at the case's dense
+    weight and at 0.5."""
     system = factory()
     load(system, case.docs)
-    base = replace(policy_for(case, ("hybrid",), rerank=False), result_limit=case.candidate_limit)
+    caps = system.capabilities
+    base = policy_for(case, ("hybrid",), False, caps)
+    base = replace(base, result_limit=case.candidate_limit)
     wide = replace(base, candidate_limit=_WIDE, result_limit=_WIDE)
     sides = [
         system.retrieve(case.query, case.asker, 0, replace(wide, mode=m)).hits
         for m in ("lexical", "dense")
     ]
-    for limit in dict.fromkeys([case.candidate_limit, *fused_cuts(sides, case.rrf_k)]):
-        _fused_at(system, case, replace(base, candidate_limit=limit, result_limit=limit))
+    weights = dict.fromkeys((base.dense_weight, 0.5) if caps.fusion_weights else (0.5,))
+    for method in dict.fromkeys((base.fusion, *caps.fusion_methods)):
+        for weight in weights:
+            fused = replace(base, fusion=method, dense_weight=weight)
+            plain = method == "rrf" and weight == 0.5
+            cuts = fused_cuts(sides, case.rrf_k) if plain else []
+            for limit in dict.fromkeys([case.candidate_limit, *cuts]):
+                _fused_at(system, case, replace(fused, candidate_limit=limit, result_limit=limit))
 
 
 def _fused_at(system: Any, case: CorpusCase, base: Policy) -> None:
@@ -75,33 +89,39 @@ def _fused_at(system: Any, case: CorpusCase, base: Policy) -> None:
     }
     if any({"lexical", "dense"} & set(answer.degraded) for answer in answers.values()):
         return  # a stage was shed; the comparison would not be like for like
-    rankings = tuple(tuple(_ids(answers[mode].hits)) for mode in ("lexical", "dense"))
-    expected = expected_rrf(tuple(r for r in rankings if r), case.rrf_k)
+    sides = [[(h.chunk_id, h.score) for h in answers[mode].hits] for mode in ("lexical", "dense")]
+    expected = expected_fusion(
+        *sides, method=base.fusion, k=base.rrf_k, dense_weight=base.dense_weight
+    )
     order = sorted(expected, key=lambda chunk_id: (-expected[chunk_id], chunk_id))
     order = order[: base.candidate_limit]
+    rankings = tuple([chunk_id for chunk_id, _ in side] for side in sides)
     question = asked(case.query, case.asker, 0, base, system.capabilities)
-    _rrf_held(answers["hybrid"].hits, order, expected, rankings, question, "")
+    _fusion_held(answers["hybrid"].hits, order, expected, rankings, question, "", base.fusion)
     for n in range(1, len(order)):
         policy = replace(base, result_limit=n)
         hits = system.retrieve(case.query, case.asker, 0, policy).hits
         question = asked(case.query, case.asker, 0, policy, system.capabilities)
-        _rrf_held(hits, order[:n], expected, rankings, question, f" (its first {n})")
+        part = f" (its first {n})"
+        _fusion_held(hits, order[:n], expected, rankings, question, part, base.fusion)
 
 
-def _rrf_held(
+def _fusion_held(
     hybrid: tuple[Hit, ...],
     order: list[str],
     expected: dict[str, float],
-    rankings: tuple[tuple[str, ...], ...],
+    rankings: tuple[list[str], ...],
     question: str,
     part: str,
+    method: str,
 ) -> None:
-    if _ids(hybrid) != order or any(
-        abs(hit.score - expected[hit.chunk_id]) > _TOLERANCE for hit in hybrid
+    tolerance = TOLERANCE[method]
+    if not near_order(_ids(hybrid), order, expected, tolerance) or any(
+        abs(hit.score - expected[hit.chunk_id]) > tolerance for hit in hybrid
     ):
         fail_with_diff(
-            f"hybrid answer vs the RRF of the lexical and dense answers{part}",
-            f"{question}; lexical {list(rankings[0])}, dense {list(rankings[1])}",
+            f"hybrid answer vs the {method} fusion of the lexical and dense answers{part}",
+            f"{question}; lexical {rankings[0]}, dense {rankings[1]}",
             fused_changes(
                 [(c, expected[c]) for c in order], [(h.chunk_id, h.score) for h in hybrid]
             ),

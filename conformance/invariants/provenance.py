@@ -59,7 +59,8 @@ def _unresolved(hit: Hit, held: dict[tuple[str, str], Doc], tenant: str) -> str 
 def _check_hits(factory: Factory, case: CorpusCase) -> list[Hit]:
     system = factory()
     load(system, case.docs)
-    result = system.retrieve(case.query, case.asker, 0, policy_for(case, system.capabilities.modes))
+    caps = system.capabilities
+    result = system.retrieve(case.query, case.asker, 0, policy_for(case, caps.modes, True, caps))
     held = latest(case.docs)
     for hit in result.hits:
         problem = _unresolved(hit, held, case.asker.tenant)

@@ -17,7 +17,7 @@ from ragward.conformance.invariant import invariant
 from ragward.conformance.programs import Program, programs
 from ragward.conformance.records import CLASSIFICATIONS, Asker, Doc, Policy, Result
 from ragward.conformance.stateful import run_program
-from ragward.conformance.strategies import Scene, scenes
+from ragward.conformance.strategies import LAST_TICK, Scene, scenes
 from ragward.conformance.view import bare_too, flood_systems, prepare, rounding_note
 from ragward.conformance.visibility import fresh
 
@@ -107,6 +107,8 @@ def _variants(
         out.append((f"clearance {CLASSIFICATIONS[top]}", raised, now))
     sides = [fresh(d, now, policy) for d in mine]
     for shift in (1, 2, 5, 13, 40):
+        if now + shift > LAST_TICK:  # a tick is a 64-bit signed integer: none comes later
+            break
         if [fresh(d, now + shift, policy) for d in mine] == sides:
             out.append((f"now_tick {now + shift}", asker, now + shift))
             break

@@ -45,6 +45,7 @@ from .broken_retrieval import (
     FreshnessIgnored,
     OlderVersionAccepted,
     PostFilter,
+    QuestionsNotStemmed,
     RerankInjects,
     SharedNamespace,
     StaleVersions,
@@ -111,6 +112,7 @@ BROKEN: dict[str, tuple[Callable[[], RetrievalSystem], tuple[str, ...]]] = {
     "soft-delete": (SoftDelete, ("lifecycle", "STAT-004")),
     "older-version-accepted": (OlderVersionAccepted, ("lifecycle",)),
     "depth-in-chunks": (DepthInChunks, ("DEPTH-001",)),
+    "questions-not-stemmed": (QuestionsNotStemmed, ("STAT-005",)),
     # Lossy keys (tests/conformance/broken_ids.py): only hostile identifiers collide.
     "joined-keys": (JoinedKeys, ("ISO-006",)),
     "joined-point-ids": (JoinedPointIds, ("ISO-006",)),

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ragward.analysis import PLAIN, EnglishAnalyzer
 from ragward.conformance.records import Asker, Doc, Policy, Result, Span
 from ragward.engines.reference import ReferenceSystem, result_of
 from ragward.engines.reference_records import reference_asker, reference_policy, section_of
 from ragward.reference import (
+    AuthorizedRetriever,
     FirstStage,
     ReferenceAsker,
     RetrievalResult,
@@ -26,6 +28,7 @@ __all__ = [
     "FreshnessIgnored",
     "OlderVersionAccepted",
     "PostFilter",
+    "QuestionsNotStemmed",
     "RerankInjects",
     "SharedNamespace",
     "StaleVersions",
@@ -332,3 +335,26 @@ class DepthInChunks(ReferenceSystem):
 
     def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
         return super().retrieve(query, asker, now_tick, replace(policy, limit_unit="chunks"))
+
+
+class QuestionsNotStemmed(ReferenceSystem):
+    """The english analyzer on the index, not on the questions.
+
+    Documents are stemmed and their stop words dropped, as declared (``analyzer =
+    "english"``), but each question is split into plain lower-cased words: "payments"
+    looks for a term the index no longer holds (it holds "payment"), and a stop word of
+    the question finds nothing however often the documents say it. A one-sided analyzer
+    is the classic way a stemmed index quietly loses recall.
+
+    Caught by: STAT-005.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(AuthorizedRetriever(analyzer=EnglishAnalyzer()))
+
+    def ingest(self, doc: Doc) -> bool:
+        accepted = super().ingest(doc)  # its chunks analysed by the retriever's (english)
+        namespace = self.retriever._namespaces.get(doc.tenant)
+        if namespace is not None:
+            namespace.analyzer = PLAIN  # what its questions go through: the defect
+        return accepted

@@ -157,11 +157,35 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "fused-pool-uncut",
         "reference/retriever.py",
-        "                fused = cut(\n                    fuse(rankings, k=policy.rrf_k), "
-        "policy.candidate_limit, policy.limit_unit\n                )\n",
-        "                fused = fuse(rankings, k=policy.rrf_k)\n",
+        "                    cut(fused, policy.candidate_limit, policy.limit_unit),\n",
+        "                    fused,\n",
         "The fused list is not cut at ``candidate_limit``: rerank reorders up to twice as many.",
         ("FUS-005", "DEPTH-001"),
+    ),
+    Plant(
+        "rrf-weights-swapped",
+        "reference/fusion_methods.py",
+        "weights = [2.0 * (1.0 - dense_weight), 2.0 * dense_weight]",
+        "weights = [2.0 * dense_weight, 2.0 * (1.0 - dense_weight)]",
+        "Weighted RRF gives the lexical side the dense weight (and the dense side the rest).",
+        ("FUS-004",),
+    ),
+    Plant(
+        "minmax-from-zero",
+        "reference/fusion_methods.py",
+        "    low, high = min(values), max(values)\n",
+        "    low, high = 0.0, max(values)\n",
+        "Min-max normalisation that divides by the maximum (the minimum taken as 0).",
+        ("FUS-004",),
+    ),
+    Plant(
+        "zscore-absent-is-mean",
+        "reference/fusion_methods.py",
+        "weight * shares.get(name, lowest)",
+        "weight * shares.get(name, 0.0)",
+        "A chunk one side lacks takes 0 there: for z-scores, that side's mean, above every "
+        "candidate below it.",
+        ("FUS-004",),
     ),
     Plant(
         "document-cut-off-by-one",
@@ -201,8 +225,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "delete-keeps-statistics",
         "reference/candidates.py",
-        "namespace.lexical.gather(tokenize(query), masks.rankable, live, view.memo)",
-        "namespace.lexical.gather(tokenize(query), masks.rankable | ~live, live, view.memo)",
+        "namespace.analyzer.terms(query), masks.rankable, live, view.memo",
+        "namespace.analyzer.terms(query), masks.rankable | ~live, live, view.memo",
         "Deleted and superseded rows stay in BM25's statistics (lazy deletion): hits look "
         "right, scores of the survivors drift.",
         ("STAT-004", "lifecycle"),
@@ -307,8 +331,8 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "document-fusion-from-zero",
         "reference/fusion.py",
-        "[1.0 / (k + rank) for rank in range(1, len(docs) + 1)]",
-        "[1.0 / (k + rank) for rank in range(len(docs))]",
+        "[weight / (k + rank) for rank in range(1, len(docs) + 1)]",
+        "[weight / (k + rank) for rank in range(len(docs))]",
         "Document-depth fusion ranks documents from 0: the first scores ``1/k`` instead of "
         "``1/(k + 1)``.",
         ("DEPTH-001",),
@@ -373,9 +397,9 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "fusion-reads-result-limit",
         "reference/retriever.py",
-        "            rankings = [r for r in (first.lexical, first.dense) if r]\n",
-        "            rankings = [r[: policy.result_limit] for r in (first.lexical, first.dense) "
-        "if r]\n",
+        "            rankings = (first.lexical, first.dense)\n",
+        "            rankings = (first.lexical[: policy.result_limit], "
+        "first.dense[: policy.result_limit])\n",
         "Hybrid fusion reads each first-stage ranking only up to ``result_limit``, not up to "
         "``candidate_limit``.",
         ("FUS-004", "FUS-008"),

@@ -167,9 +167,10 @@ class _FloorDropsBest(ReferenceSystem):
     ("factory", "invariant_id", "reason", "lines"),
     [
         (
-            BROKEN["unstable-ties"][0],
+            FACTORIES["fusion-reads-result-limit"],
             "FUS-004",
-            r"hybrid answer vs the RRF of the lexical and dense answers: \S+ .*",
+            r"hybrid answer vs the (rrf|minmax|zscore) fusion of the lexical and dense answers"
+            r"( \(its first \d+\))?: \S+ .*",
             [r"'.*' asked by .*: hybrid, rerank off, .*; lexical \[.*\], dense \[.*\]"],
         ),
         (

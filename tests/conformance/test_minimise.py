@@ -7,17 +7,17 @@ import json
 import multiprocessing
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
 import ragward.conformance.invariants  # noqa: F401  (registers the invariants)
 from ragward.conformance.invariant import REGISTRY, Violation
 from ragward.conformance.minimise import MINIMISE_STEPS, minimise
-from ragward.conformance.records import Doc, from_data
+from ragward.conformance.records import Asker, Doc, Policy, Result, from_data
 from ragward.conformance.report import verdict_data
 from ragward.conformance.runner import minimise_verdict, replay, run_invariant
-from ragward.engines.reference import reference_factory
+from ragward.engines.reference import ReferenceSystem, reference_factory
 from tests.conformance.broken import BROKEN
 
 
@@ -184,3 +184,44 @@ def test_a_stored_case_is_minimised_again_as_a_fresh_one_would_be() -> None:
     replay(reference_factory, _ID, again.counterexample)
     passing = run_invariant(REGISTRY[_ID], reference_factory)
     assert minimise_verdict(passing, reference_factory) == passing
+
+
+def test_an_ingestion_order_that_is_no_permutation_is_refused_not_a_finding() -> None:
+    """DET-002 compares two systems holding the same documents; an order the minimiser
+    cut short (one document, order []) would compare a system holding it with an empty
+    one, which an engine whose dense search answers any query fails. The check refuses
+    it as invalid (not a Violation), so the minimiser never takes it."""
+    case = {
+        "order": [],
+        "scene": {
+            "asker": {"tenant": "acme", "user_id": "u1"},
+            "docs": [{"doc_id": "d2", "tenant": "acme", "text": "q"}],
+            "now_tick": 0,
+            "policy": {},
+            "query": "q",
+        },
+    }
+    with pytest.raises(ValueError, match=r"order \[\] is not a permutation"):
+        replay(reference_factory, "DET-002", case)
+    replay(reference_factory, "DET-002", {**case, "order": [0]})  # the same, whole: holds
+    verdict = run_invariant(REGISTRY["DET-002"], _FirstIngestedFirst, baseline=reference_factory)
+    assert verdict.status == "fail", verdict.reason
+    found = verdict.counterexample  # the minimised case, as stored
+    assert sorted(found["order"]) == list(range(len(found["scene"]["docs"]))), found
+
+
+class _FirstIngestedFirst(ReferenceSystem):
+    """Puts the hits of the document ingested first at the top: ingestion order shows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: tuple[str, str] | None = None
+
+    def ingest(self, doc: Doc) -> bool:
+        self.first = self.first or (doc.tenant, doc.doc_id)
+        return super().ingest(doc)
+
+    def retrieve(self, query: str, asker: Asker, now_tick: int, policy: Policy) -> Result:
+        result = super().retrieve(query, asker, now_tick, policy)
+        hits = sorted(result.hits, key=lambda h: (asker.tenant, h.doc_id) != self.first)
+        return replace(result, hits=tuple(hits))

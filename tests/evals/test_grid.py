@@ -54,7 +54,10 @@ def test_grid_round_trips_through_its_data(tmp_path: Path) -> None:
     [
         ('name = "x"\n[retrieval\nmode = 1\n', "grid.toml line 2: not valid TOML"),
         ('name = "x"\ncolour = "red"\n', "grid.toml line 2: field 'colour': unknown key"),
-        ('[retrieval]\nfusion = ["rrf"]\n', "grid.toml line 2: field 'retrieval.fusion': unknown"),
+        (
+            '[retrieval]\nnormaliser = ["l2"]\n',
+            "grid.toml line 2: field 'retrieval.normaliser': unknown",
+        ),
         ('[retrieval]\nmode = ["fuzzy"]\n', "field 'retrieval.mode': 'fuzzy' is not one of"),
         ("[retrieval]\nrrf_k = []\n", "field 'retrieval.rrf_k': must be a non-empty list"),
         ("[retrieval]\nrrf_k = [0]\n", "field 'retrieval.rrf_k': 0.0 is not a number > 0"),
@@ -121,3 +124,67 @@ def test_a_chunking_can_give_the_lexical_index_its_own_size(tmp_path: Path) -> N
 def test_bad_lexical_chunkings_name_the_key(tmp_path: Path, entry: str) -> None:
     with pytest.raises(InputError, match=r"index\.chunking"):
         load_grid(_grid(tmp_path, f"[index]\nchunking = [{entry}]\n"))
+
+
+def test_analyzers_multiply_the_indexes_and_name_them(tmp_path: Path) -> None:
+    grid = load_grid(
+        _grid(
+            tmp_path,
+            "[index]\nchunking = [{ max_tokens = 96, overlap_tokens = 16 }]\n"
+            'analyzer = ["plain", "english"]\n',
+        )
+    )
+    assert [i.analyzer for i in grid.indexes] == ["plain", "english"]
+    assert [i.label for i in grid.indexes] == ["c96o16+plain/hash-96", "c96o16+english/hash-96"]
+    assert grid.to_data()["index"]["analyzer"] == ["plain", "english"]
+    # unnamed: the implementation's own, passed to nobody, and the ids of before
+    assert default_grid().indexes[0].analyzer is None
+    assert "analyzer" not in default_grid().to_data()["index"]
+
+
+@pytest.mark.parametrize("value", ["[]", '["english", ""]', '"english"', "[1]"])
+def test_bad_analyzer_lists_name_the_key(tmp_path: Path, value: str) -> None:
+    with pytest.raises(InputError, match=r"index\.analyzer"):
+        load_grid(_grid(tmp_path, f"[index]\nanalyzer = {value}\n"))
+
+
+def test_fusion_methods_and_weights_expand_hybrid_settings_only(tmp_path: Path) -> None:
+    grid = load_grid(
+        _grid(
+            tmp_path,
+            "[index]\nchunking = [{ max_tokens = 96, overlap_tokens = 16 }]\n"
+            '[retrieval]\nmode = ["hybrid", "lexical"]\nfusion = ["rrf", "minmax", "zscore"]\n'
+            "rrf_k = [10, 60]\ndense_weight = [0.5, 0.7]\nrerank = [false]\n"
+            "candidate_limit = [30]\n",
+        )
+    )
+    ids = [s.id.split("/", 2)[2] for s in grid.all_settings()]
+    assert ids == [
+        "hybrid/k10/norerank/cl30",
+        "hybrid/k10w0.7/norerank/cl30",
+        "hybrid/k60/norerank/cl30",
+        "hybrid/k60w0.7/norerank/cl30",
+        "hybrid/minmax/norerank/cl30",
+        "hybrid/minmax-w0.7/norerank/cl30",
+        "hybrid/zscore/norerank/cl30",
+        "hybrid/zscore-w0.7/norerank/cl30",
+        "lexical/norerank/cl30",
+    ]
+    assert grid.hybrid_settings_per_index() == 8
+    data = grid.to_data()["retrieval"]
+    assert (data["fusion"], data["dense_weight"]) == (["rrf", "minmax", "zscore"], [0.5, 0.7])
+    assert "fusion" not in default_grid().to_data()["retrieval"]  # reports of before
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('fusion = ["linear"]', "retrieval.fusion"),
+        ("fusion = []", "retrieval.fusion"),
+        ("dense_weight = [1.5]", "retrieval.dense_weight"),
+        ("dense_weight = [0.5, 0.5]", "retrieval.dense_weight"),
+    ],
+)
+def test_bad_fusion_lists_name_the_key(tmp_path: Path, line: str, key: str) -> None:
+    with pytest.raises(InputError, match=key.replace(".", r"\.")):
+        load_grid(_grid(tmp_path, f"[retrieval]\n{line}\n"))

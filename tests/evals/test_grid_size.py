@@ -57,7 +57,7 @@ def test_a_grid_of_millions_of_settings_is_refused_before_any_work(tmp_path: Pat
     assert done.returncode == 2, done.stderr
     line = one_error_line(done.stderr, "eval")
     # 2 chunkings x (1000 rrf_k + lexical + dense) x 2 rerankers x 1000 candidate limits
-    assert "grid.toml: 4,008,000 settings (2 indexes x 1,002 mode and rrf_k pairs" in line
+    assert "grid.toml: 4,008,000 settings (2 indexes x 1,002 mode and fusion settings" in line
     assert "more than --max-settings 10,000; shorten its lists or raise --max-settings" in line
     assert done.stdout == ""
     assert not (tmp_path / "o").exists()
@@ -169,7 +169,7 @@ def test_a_bad_size_is_one_line(text: str) -> None:
 @pytest.mark.parametrize(
     ("option", "expected"),
     [
-        (["--max-settings", "1"], "2 settings (1 indexes x 2 mode and rrf_k pairs x 1 rerank"),
+        (["--max-settings", "1"], "2 settings (1 indexes x 2 mode and fusion settings x 1 rerank"),
         (["--max-memory", "1M"], "need an estimated 100."),
     ],
 )

@@ -226,3 +226,103 @@ def test_replace_keeps_grid_frozen(tmp_path: Path) -> None:
     grid = load_grid(tmp_path / "grid.toml")
     assert grid.measures == ("ndcg_cut_3", "recall_3", "recip_rank")
     assert replace(grid, depth=5).measures == grid.measures
+
+
+def _analyzer_grid(tmp_path: Path, analyzers: str) -> Path:
+    text = GRID.replace("[index]\n", f"[index]\nanalyzer = {analyzers}\n")
+    assert "analyzer" in text
+    (tmp_path / "grid.toml").write_text(text, encoding="utf-8")
+    return tmp_path / "grid.toml"
+
+
+def test_a_named_analyzer_builds_an_index_of_its_own(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    grid = load_grid(_analyzer_grid(tmp_path, '["plain", "english"]'))
+    evaluation = evaluate(dataset, grid=replace(grid, reranks=("none",)))
+    assert [r.id for r in evaluation] == [
+        "c16o2+plain/hash-96/lexical/norerank/cl5",
+        "c16o2+english/hash-96/lexical/norerank/cl5",
+    ]
+
+
+def test_a_named_analyzer_is_refused_by_a_factory_that_takes_none(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    grid = load_grid(_analyzer_grid(tmp_path, '["english"]'))
+
+    def plain(*, max_tokens: int, overlap_tokens: int, embedder: str) -> ReferenceSystem:
+        return reference_factory(
+            max_tokens=max_tokens, overlap_tokens=overlap_tokens, embedder=embedder
+        )
+
+    with pytest.raises(InputError, match=r"takes no analyzer keyword.*analyzer 'english'"):
+        evaluate(dataset, plain, grid=replace(grid, reranks=("none",)))
+
+
+def test_an_unknown_analyzer_is_refused_naming_the_index(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    grid = load_grid(_analyzer_grid(tmp_path, '["porter"]'))
+    with pytest.raises(InputError, match=r"refused index setting c16o2\+porter.*unknown analyzer"):
+        evaluate(dataset, grid=replace(grid, reranks=("none",)))
+
+
+def test_a_grid_of_fusion_methods_is_fitted_to_what_the_system_declares(tmp_path: Path) -> None:
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    text = GRID.replace('mode = ["lexical"]', 'mode = ["hybrid"]').replace(
+        "[retrieval]\n",
+        '[retrieval]\nfusion = ["rrf", "zscore"]\nrrf_k = [60]\ndense_weight = [0.5, 0.8]\n',
+    )
+    assert 'mode = ["hybrid"]' in text
+    (tmp_path / "grid.toml").write_text(text, encoding="utf-8")
+    grid = replace(load_grid(tmp_path / "grid.toml"), reranks=("none",))
+    every = evaluate(dataset, grid=grid)
+    assert [r.id.split("/", 2)[2] for r in every] == [
+        "hybrid/k60/norerank/cl5",
+        "hybrid/k60w0.8/norerank/cl5",
+        "hybrid/zscore/norerank/cl5",
+        "hybrid/zscore-w0.8/norerank/cl5",
+    ]
+
+    class RrfOnly(ReferenceSystem):
+        capabilities = replace(
+            ReferenceSystem(reference_factory().retriever).capabilities,
+            fusion_methods=("rrf",),
+            fusion_weights=False,
+        )
+
+    def rrf_only(**keywords: Any) -> ReferenceSystem:
+        return RrfOnly(reference_factory(**keywords).retriever)
+
+    fitted = evaluate(dataset, rrf_only, grid=grid)
+    assert [r.id.split("/", 2)[2] for r in fitted] == ["hybrid/k60/norerank/cl5"]
+    assert any("fusion zscore (not declared)" in line for line in fitted.dropped)
+    assert any("dense_weight 0.5, 0.8 (no fusion_weights" in line for line in fitted.dropped)
+
+
+def test_the_eval_says_how_many_chunks_the_embedder_truncated(tmp_path: Path) -> None:
+    from ragward.evals.report import _summary
+    from ragward.reference import HashEmbedder
+
+    class ShortSighted(HashEmbedder):
+        """Reads three words of a text, and says so."""
+
+        input_limit = 3
+
+        def input_tokens(self, text: str) -> int:
+            return len(text.split())
+
+    def factory(**keywords: Any) -> ReferenceSystem:
+        system = reference_factory(**keywords)
+        system.retriever.embedder = ShortSighted()
+        return system
+
+    dataset = load_dataset(write_dataset(tmp_path / "data"))
+    (tmp_path / "grid.toml").write_text(GRID, encoding="utf-8")
+    grid = replace(load_grid(tmp_path / "grid.toml"), reranks=("none",))
+    results = evaluate(dataset, factory, grid=grid).report
+    (cut,) = results["truncated_chunks"].values()
+    assert cut["limit"] == 3
+    assert 0 < cut["truncated"] <= cut["embedded"]
+    summary = _summary(results, [])
+    assert f"the embedder cut {cut['truncated']} of {cut['embedded']} chunks" in summary
+    # an embedder that does not say its limit: nothing said, results as before
+    assert "truncated_chunks" not in evaluate(dataset, grid=grid).report

@@ -86,3 +86,28 @@ def test_choose_breaks_ties_by_grid_order_and_the_stricter_threshold() -> None:
     assert best.name == "a"
     assert threshold == 0.6
     assert choose([second, Scores("c", {"m": 0.7}, {})], "m", "f1")[0].name == "c"
+
+
+def test_tune_chooses_the_fusion_method_and_weight_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data", files={"qrels/train.tsv": ["q1\td1\t2", "q3\td3\t1"]})
+    grid = tmp_path / "grid.toml"
+    text = SMALL_GRID.replace(
+        "[retrieval]\n",
+        '[retrieval]\nfusion = ["rrf", "minmax", "zscore"]\ndense_weight = [0.2, 0.5]\n',
+    )
+    assert 'fusion = ["rrf", "minmax", "zscore"]' in text
+    grid.write_text(text, encoding="utf-8")
+    out = tmp_path / "tuned"
+    argv = ["tune", "--dataset", str(data), "--grid", str(grid), "--out", str(out)]
+    assert main([*argv, "--tune-split", "train", "--report-split", "test"]) == 0
+    assert "fusion (best hybrid)" in capsys.readouterr().out
+    chosen = json.loads((out / "tune.json").read_text())["chosen"]
+    assert chosen["fusion"] in ("rrf", "minmax", "zscore")
+    assert chosen["dense_weight"] in (0.2, 0.5)
+    assert (chosen["rrf_k"] is None) == (chosen["fusion"] != "rrf")
+    assert (
+        f"/hybrid/{chosen['fusion'] if chosen['fusion'] != 'rrf' else 'k'}"
+        in chosen["rrf_k_setting"]
+    )

@@ -27,6 +27,7 @@ from ragward.reference import (
     ReferencePolicy,
     tokenize,
 )
+from ragward.reference.fusion_methods import FUSIONS
 
 __all__ = [
     "BARRIERS",
@@ -229,6 +230,8 @@ def policies(modes: Sequence[str] = MODES) -> st.SearchStrategy[ReferencePolicy]
         result_limit=st.integers(min_value=1, max_value=6),
         rrf_k=st.sampled_from((60, 1, 0.5, 10.0)),
         mode=st.sampled_from(tuple(modes)),
+        fusion=st.sampled_from(("rrf", "rrf", *FUSIONS)),
+        dense_weight=st.sampled_from((0.5, 0.5, 0.0, 0.25, 0.8, 1.0)),
     )
 
 
