@@ -8,7 +8,9 @@ True
 from __future__ import annotations
 
 import math
+import os
 import re
+import sys
 import threading
 import time
 import traceback
@@ -45,6 +47,7 @@ __all__ = [
     "run_conformance",
     "run_invariant",
     "said",
+    "shown_path",
 ]
 
 #: Cases hypothesis may run while shrinking one failure, per example of the profile: a
@@ -464,7 +467,19 @@ def _outcome(error: BaseException) -> tuple[str, str, tuple[str, ...]]:
     if isinstance(error, CallTimeout):
         return "error", str(error), ()
     where = traceback.extract_tb(error.__traceback__)[-1]
-    return "error", f"{one_line(error)} (at {where.filename}:{where.lineno})", ()
+    return "error", f"{one_line(error)} (at {shown_path(where.filename)}:{where.lineno})", ()
+
+
+def shown_path(filename: str) -> str:
+    """Where an error was raised, as a reader finds it on any machine: the module's path
+    under the import root it came from (``pymilvus/client/utils.py``), not this machine's
+    absolute path; a file outside every import root as it is."""
+    path = os.path.abspath(filename)
+    roots = {os.path.abspath(p or os.curdir).rstrip(os.sep) for p in sys.path}
+    for root in sorted(roots - {""}, key=len, reverse=True):  # the innermost root first
+        if path.startswith(root + os.sep):
+            return path[len(root) + 1 :]
+    return filename
 
 
 def _failure(
