@@ -22,6 +22,7 @@ Needs the ``models`` and ``bench`` extras.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -299,13 +300,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, command: str) -> int:
     from ragward.cli.evaluate import use_cache
-    from ragward.evals import load_dataset, load_grid
 
     data = args.data or (Path(os.environ.get("RAGWARD_DATA", "")) / "scifact")
     beir = data / "beir"
     if not beir.is_dir():
         raise InputError(f"{beir}: not found; pass --data DIR holding SciFact's beir/")
-    use_cache(args.cache)
+    with contextlib.ExitStack() as stack:  # --cache holds for this run only
+        use_cache(args.cache, stack)
+        return _measured(args, command, beir)
+
+
+def _measured(args: argparse.Namespace, command: str, beir: Path) -> int:
+    from ragward.evals import load_dataset, load_grid
+
     args.out.mkdir(parents=True, exist_ok=True)
     # A scratch folder of its own, removed whole: never one the user may have made.
     with tempfile.TemporaryDirectory(prefix="ragward-quality-") as scratch:

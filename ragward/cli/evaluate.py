@@ -92,9 +92,11 @@ def _grid_name(args: argparse.Namespace) -> str:
     return str(args.grid) if args.grid else "the default grid"
 
 
-def use_cache(option: str | None) -> None:
-    """Make ``--cache`` the process's embedding cache (through ``$RAGWARD_CACHE``, so that
-    peers started by ``--external`` share it); refuse a directory that cannot be made."""
+def use_cache(option: str | None, stack: contextlib.ExitStack) -> None:
+    """Make ``--cache`` the process's embedding cache while the command runs (through
+    ``$RAGWARD_CACHE``, so that peers started by ``--external`` share it; the variable is
+    as it was once ``stack`` closes, so a later command in the same process, or a caller
+    of ``main``, does not inherit it); refuse a directory that cannot be made."""
     from ragward.models.cache import CACHE_ENV
 
     if option is None:
@@ -109,7 +111,16 @@ def use_cache(option: str | None) -> None:
             raise InputError(f"--cache {option}: cannot create it ({error.strerror})") from None
         if not os.access(option, os.W_OK):
             raise InputError(f"--cache {option}: not writable")
+    before = os.environ.get(CACHE_ENV)
     os.environ[CACHE_ENV] = option
+    stack.callback(_restore, CACHE_ENV, before)
+
+
+def _restore(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def add_eval_parser(commands: Any) -> None:
@@ -147,7 +158,7 @@ def prepare(
     from ragward.evals.grid_file import default_grid, load_grid
     from ragward.evals.grid_size import check_settings
 
-    use_cache(args.cache)
+    use_cache(args.cache, stack)
     grid = load_grid(args.grid) if args.grid else default_grid()
     check_settings(grid, _grid_name(args), size_limits(args))  # before the dataset loads
     claims: dict[str, Path] = {}

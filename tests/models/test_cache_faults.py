@@ -202,3 +202,28 @@ def test_a_cache_fault_in_eval_is_exit_2_naming_the_cache(
     line = one_error_line(err, "eval")
     assert line.startswith(f"ragward eval: error: {cache / 'embeddings.sqlite3'} is not a ragward")
     assert _files(cache) == before
+
+
+@pytest.mark.parametrize("before", [None, "off"])
+def test_cache_holds_for_its_command_only(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    before: str | None,
+) -> None:
+    """``--cache`` is the process's cache while its command runs; afterwards, whether the
+    command ended in an error or wrote its report, $RAGWARD_CACHE is as it was, so a later
+    command in the same process (or a caller of ``main``) does not read another's cache."""
+    if before is None:
+        monkeypatch.delenv("RAGWARD_CACHE", raising=False)
+    else:
+        monkeypatch.setenv("RAGWARD_CACHE", before)
+    inputs = write_inputs(tmp_path / "in")
+    argv = ["eval", "--quiet", "--dataset", str(inputs.data), "--grid", str(inputs.grid)]
+    cache = tmp_path / "cache"
+    code, _, err = run([*argv, "--cache", str(cache), "--out", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    assert os.environ.get("RAGWARD_CACHE") == before
+    code, _, err = run([*argv, "--cache", str(cache), "--split", "nope"], capsys)
+    assert code == 2, err
+    assert os.environ.get("RAGWARD_CACHE") == before
