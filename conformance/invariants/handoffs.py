@@ -30,6 +30,8 @@ __all__: list[str] = []
 #: Wider than any generated corpus has chunks: the whole ranking.
 _WIDE = 200
 _UNBOUNDED = 10**9
+#: Words no generated document holds (the kit's texts draw from its own vocabulary).
+_NOWHERE = "zzkitnowhere zzkitnothing zzkitnone zzkitabsent"
 
 
 def _ids(hits: tuple[Hit, ...]) -> list[str]:
@@ -59,7 +61,8 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
     plain RRF also the first and the last at which the RRF of the two rankings ties
     across its own cut, where the fused list's tie-break decides what is kept. Every
     other method the adapter declares is held to the same answers, at the case's dense
-    weight and at 0.5."""
+    weight and at 0.5, and once more for a question no document's words hold (the
+    lexical side then finds nothing, and a side that found nothing adds nothing)."""
     system = factory()
     load(system, case.docs)
     caps = system.capabilities
@@ -78,6 +81,9 @@ def hybrid_is_rrf(factory: Factory, case: CorpusCase) -> None:
             cuts = fused_cuts(sides, case.rrf_k) if plain else []
             for limit in dict.fromkeys([case.candidate_limit, *cuts]):
                 _fused_at(system, case, replace(fused, candidate_limit=limit, result_limit=limit))
+            # and a question no document's words hold: the lexical side finds nothing,
+            # while the dense side still ranks the view (an empty side adds nothing)
+            _fused_at(system, replace(case, query=_NOWHERE), fused)
 
 
 def _fused_at(system: Any, case: CorpusCase, base: Policy) -> None:
