@@ -72,7 +72,8 @@ def near_order(
     ):
         return False
     place = {item: n for n, item in enumerate(want)}
-    left_out = {scores[item] for item in want if item not in set(got)}
+    kept = set(got)
+    left_out = {scores[item] for item in want if item not in kept}
     last: dict[float, int] = {}
     for item in got:
         if item not in place:  # a near tie across the cut; an exact one keeps want's

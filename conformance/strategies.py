@@ -302,7 +302,8 @@ def scenes(draw: st.DrawFn, twins: bool = False) -> Scene:
     present = sorted({d.tenant for d in corpus}) or list(TENANTS)
     tenant = draw(st.one_of(st.sampled_from(present), st.sampled_from(TENANTS)))
     asker = draw(askers((tenant,)))
-    # fusion is drawn last, so the scenes drawn before fusion methods existed are kept
+    # fusion is drawn last (the committed matrix's examples come from this order; it
+    # does not keep older examples, hypothesis's choices shift with any new draw)
     policy = draw(policies(fusion=False))
     now = draw(st.integers(min_value=0, max_value=MAX_TICK + 20))
     # Now and then the scene happens at the last tick, its contract often 0 ticks long:
