@@ -2,13 +2,14 @@
 
 Each engine module (:mod:`~ragward.engines.qdrant`, :mod:`~ragward.engines.postgres`,
 :mod:`~ragward.engines.lancedb`, :mod:`~ragward.engines.sqlite`,
-:mod:`~ragward.engines.lucene`, :mod:`~ragward.engines.tantivy`,
-:mod:`~ragward.engines.chroma`, :mod:`~ragward.engines.milvus`) and each framework's
+:mod:`~ragward.engines.duckdb`, :mod:`~ragward.engines.lucene`,
+:mod:`~ragward.engines.tantivy`, :mod:`~ragward.engines.chroma`,
+:mod:`~ragward.engines.milvus`) and each framework's
 retrievers (:mod:`~ragward.engines.llamaindex`, :mod:`~ragward.engines.langchain`) offers
 one factory per *configuration* a user might pick — Qdrant with collection-wide or
 filter-scoped IDF, pgvector exact or HNSW, LanceDB with the filter before or after the
-vector search, SQLite, Lucene, tantivy or Chroma with one index for every tenant or one per
-tenant, Milvus Lite with the tenant as partition key or a collection per tenant,
+vector search, SQLite, DuckDB, Lucene, tantivy or Chroma with one index for every tenant
+or one per tenant, Milvus Lite with the tenant as partition key or a collection per tenant,
 LlamaIndex's BM25 filter or a retriever per tenant — addressable as
 ``--impl ragward.engines.<engine>:<configuration>``. The modules import their engine
 lazily, so listing them (``ragward engines``) needs none installed; building one that is
@@ -29,6 +30,7 @@ ENGINE_MODULES: tuple[str, ...] = (
     "postgres",
     "lancedb",
     "sqlite",
+    "duckdb",
     "lucene",
     "tantivy",
     "chroma",

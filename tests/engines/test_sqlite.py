@@ -8,6 +8,7 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from ragward.engines import find
 from ragward.engines import sqlite as engine
 from ragward.engines.common import View
 from ragward.errors import InvalidArgument, MissingExtra
+from tests.engines import sql_cases
 
 pytest.importorskip("sqlite_vec")
 
@@ -60,56 +62,6 @@ def test_without_pysqlite3_an_sqlite3_that_cannot_load_extensions_is_refused(
     monkeypatch.setitem(sys.modules, "sqlite3", stdlib)
     with pytest.raises(MissingExtra, match="loads extensions"):
         engine.per_tenant()
-
-
-@pytest.mark.parametrize("factory", FACTORIES)
-def test_each_factory_call_is_a_fresh_empty_system(
-    factory: Callable[[], engine.SqliteSystem],
-) -> None:
-    first = factory()
-    assert first.ingest(Doc("acme", "d1", "payment ledger"))
-    second = factory()
-    assert [c for c, _ in _hits(first, "payment")] == ["d1::1"]
-    result = second.retrieve("payment", ALICE, 0, Policy())
-    assert (result.hits, result.considered) == ((), 0)
-    assert second.ingest(Doc("acme", "d1", "payment ledger"))  # no version carried over
-
-
-@pytest.mark.parametrize("factory", FACTORIES)
-def test_upsert_delete_and_stale_versions(factory: Callable[[], engine.SqliteSystem]) -> None:
-    system = factory()
-    assert system.ingest(Doc("acme", "d1", "payment ledger", version=2))
-    assert system.ingest(Doc("globex", "d1", "payment wire", version=7))
-    assert not system.ingest(Doc("acme", "d1", "payment wire", version=2))
-    assert not system.ingest(Doc("acme", "d1", "payment wire", version=1))
-    assert system.ingest(Doc("acme", "d1", "invoice wire", version=3))
-    assert _hits(system, "payment", "lexical") == []
-    hits = system.retrieve("invoice wire", ALICE, 0, Policy()).hits
-    assert [(h.doc_id, h.version, h.text) for h in hits] == [("d1", 3, "invoice wire")]
-    system.delete("acme", "d1")
-    assert _hits(system, "invoice wire") == []
-    assert not system.ingest(Doc("acme", "d1", "invoice wire", version=3))
-    assert system.ingest(Doc("acme", "d1", "invoice wire", version=4))
-
-
-@pytest.mark.parametrize("factory", FACTORIES)
-def test_the_view_and_the_counts(factory: Callable[[], engine.SqliteSystem]) -> None:
-    system = factory()
-    system.ingest(Doc("acme", "d1", "payment ledger", updated_tick=5))
-    system.ingest(Doc("acme", "d2", "payment secret", classification="restricted"))
-    system.ingest(Doc("acme", "d3", "payment hr", barrier="hr", updated_tick=5))
-    system.ingest(Doc("acme", "d4", "payment old", updated_tick=1))
-    system.ingest(Doc("globex", "d1", "payment ledger"))
-    fresh = Policy(mode="lexical", max_stale_ticks=2)
-    result = system.retrieve("payment", ALICE, 6, fresh)
-    assert [h.chunk_id for h in result.hits] == ["d1::1"]
-    assert (result.considered, result.excluded_by_entitlement) == (4, 2)
-    assert result.excluded_by_freshness == 1
-    inside = system.retrieve("payment", Asker("hal", "acme", barriers=("hr",)), 6, fresh)
-    assert sorted(h.chunk_id for h in inside.hits) == ["d1::1", "d3::1"]
-    system.delete("acme", "d2")
-    after = system.retrieve("payment", ALICE, 6, fresh)
-    assert (after.considered, after.excluded_by_entitlement) == (3, 1)
 
 
 def test_the_view_as_sql() -> None:
@@ -211,20 +163,6 @@ def test_the_rrf_recipe_numbers_tied_rows_apart(
     assert len({score for _, score in fused}) > 1
 
 
-def test_bulk_ingest_is_ingest_of_each_document_in_order() -> None:
-    docs = [
-        Doc("acme", "d1", "payment held", version=2),
-        Doc("acme", "d1", "payment older", version=1),  # refused: not newer
-        Doc("acme", "d2", "ledger payment"),
-        Doc("globex", "d1", "payment elsewhere"),
-        Doc("acme", "d2", "ledger payment released", version=3),  # replaces d2 v1
-    ]
-    bulk, single = engine.shared(), engine.shared()
-    assert bulk.ingest_many(d for d in docs) == tuple(single.ingest(d) for d in docs)
-    for mode in ("lexical", "dense", "hybrid"):
-        assert _hits(bulk, "payment", mode) == _hits(single, "payment", mode)
-
-
 def test_a_database_file_is_continued_and_its_layout_kept(tmp_path: Path) -> None:
     path = str(tmp_path / "rag.db")
     first = engine.per_tenant(path=path)
@@ -235,3 +173,17 @@ def test_a_database_file_is_continued_and_its_layout_kept(tmp_path: Path) -> Non
     assert not again.ingest(Doc("acme", "d1", "payment older", version=2))
     with pytest.raises(InvalidArgument, match="was made as per_tenant, 96-d"):
         engine.shared(path=path)
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        sql_cases.each_factory_call_is_a_fresh_empty_system,
+        sql_cases.upsert_delete_and_stale_versions,
+        sql_cases.the_view_and_the_counts,
+        sql_cases.bulk_ingest_is_ingest_of_each_document_in_order,
+    ],
+)
+@pytest.mark.parametrize("factory", FACTORIES)
+def test_the_sql_adapters_checks(check: Callable[[Any], None], factory: Callable[[], Any]) -> None:
+    check(factory)
