@@ -27,12 +27,22 @@ from typing import Any, TypeVar
 
 from ragward.conformance.contract import Factory, RetrievalSystem
 
-__all__ = ["DEFAULT_CALL_TIMEOUT", "CallTimeout", "GuardedFactory", "guarded"]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "CallTimeout", "GuardedFactory", "guarded", "left_running"]
 
 #: Seconds any one call into an in-process implementation may take, by default.
 DEFAULT_CALL_TIMEOUT = 60.0
 
 T = TypeVar("T")
+
+#: The worker threads whose call timed out, left running (a thread cannot be killed).
+_ABANDONED: list[threading.Thread] = []
+
+
+def left_running() -> bool:
+    """Whether a call the guard gave up on is still running in this process: its thread
+    may hold locks and memory that the interpreter's exit tears down under it (DuckDB's
+    C++ ends such a process with ``std::terminate``, exit 134, whatever the verdict)."""
+    return any(thread.is_alive() for thread in _ABANDONED)
 
 
 class CallTimeout(BaseException):
@@ -96,6 +106,7 @@ class _Guard:
             with self._lock:
                 if self._worker is worker:
                     self._worker = None  # abandon the hung thread; the next call gets a new one
+                    _ABANDONED.append(worker.thread)
             raise
 
     def close(self) -> None:

@@ -14,6 +14,11 @@ code   meaning
        background job) keeps it ignored (:mod:`ragward.interrupts`)
 =====  =============================================================================
 
+A call into an engine that never returns never changes it either: the kit gives it a
+verdict and leaves it running on its thread, and the process then ends through
+:func:`end_keeping_the_code`, not through an interpreter exit that the running call can
+turn into an abort (DuckDB's C++: 134).
+
 The reader of the output never changes the code: ``ragward gate ... | head -n 1`` exits
 1 on a regression like ``ragward gate ...`` does, whatever it could not print (the
 standard streams are :func:`ragward.streams.guarded_streams` while a command runs). A
@@ -23,10 +28,13 @@ socket failing: an internal or environment failure, never a success.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import sys
 import traceback
 from collections.abc import Callable
+from typing import NoReturn
 
 from ragward.clipped import MESSAGE_LIMIT, first_line
 from ragward.errors import RagwardError
@@ -40,6 +48,7 @@ __all__ = [
     "INTERRUPTED",
     "SUCCESS",
     "VERDICT",
+    "end_keeping_the_code",
     "run_guarded",
 ]
 
@@ -51,6 +60,18 @@ INTERRUPTED = 130
 
 #: Set to 1 to see the traceback of an internal error.
 DEBUG_ENV = "RAGWARD_DEBUG"
+
+
+def end_keeping_the_code(code: int) -> NoReturn:
+    """End the process with ``code`` at once: the exit handlers run (the servers ragward
+    started are stopped, its finalizers called), the standard streams are flushed, and the
+    interpreter's own teardown, which a call still running on another thread can turn
+    into an abort, is skipped."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe keeps the code too
+            stream.flush()
+    os._exit(code)
 
 
 def run_guarded(command: str, work: Callable[[], int]) -> int:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ragward import __version__
-from ragward.exits import run_guarded
+from ragward.exits import end_keeping_the_code, run_guarded
 from ragward.interrupts import exit_at_once_on_interrupt
 from ragward.streams import guarded_streams
 
@@ -69,7 +69,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # the process's own command: what follows it is the interpreter's exit
         exit_at_once_on_interrupt()
     with guarded_streams():  # a usage error to a closed stderr is still 2, not a traceback
-        return _main(sys.argv[1:] if argv is None else list(argv))
+        code = _main(sys.argv[1:] if argv is None else list(argv))
+    if argv is None and _calls_left_running():
+        end_keeping_the_code(code)
+    return code
+
+
+def _calls_left_running() -> bool:
+    """Whether the kit gave up on a call that still runs (never, if it called none)."""
+    guard = sys.modules.get("ragward.conformance.guard")
+    return guard is not None and bool(guard.left_running())
 
 
 def _main(argv: list[str]) -> int:

@@ -184,3 +184,51 @@ def test_no_worker_thread_outlives_its_invariant() -> None:
     run_conformance(reference_factory, select=["ISO-001", "ISO-003", "PRE-004", "DET-001"])
     time.sleep(0.2)  # each worker ends once its queue's stop is read
     assert threading.active_count() <= before + 1
+
+
+_ABORTS_AT_EXIT = '''
+import ctypes, threading, time
+from ragward.engines.reference import reference_factory
+
+class Stuck:
+    """Its retrieve never returns and, like DuckDB's C++ under a call still running, it
+    aborts the C library's exit (after Python's own)."""
+
+    def __init__(self):
+        self.inner = reference_factory()
+        self.capabilities = self.inner.capabilities
+
+    def ingest(self, doc):
+        return self.inner.ingest(doc)
+
+    def delete(self, tenant, doc_id):
+        self.inner.delete(tenant, doc_id)
+
+    def retrieve(self, *args):
+        libc = ctypes.CDLL(None)  # abort() at the C library's exit, as a C++ destructor
+        on_exit = getattr(libc, "__cxa_atexit")  # by name: a class would mangle it
+        on_exit(ctypes.cast(libc.abort, ctypes.c_void_p), None, None)
+        while True:
+            time.sleep(1)
+
+def factory():
+    return Stuck()
+'''
+
+
+@pytest.mark.slow
+def test_a_call_left_running_does_not_change_the_exit_code(tmp_path: Any) -> None:
+    """The kit gives a call that never returns an error verdict and leaves it on its
+    thread; the process then ends with the verdict's code, past an exit that the running
+    call turns into an abort (134 before; DuckDB's vss did so in the engine matrix)."""
+    import subprocess
+    import sys
+
+    impl = tmp_path / "stuck.py"
+    impl.write_text(_ABORTS_AT_EXIT, encoding="utf-8")
+    command = [sys.executable, "-m", "ragward", "conform", "--impl", f"{impl}:factory"]
+    command += ["--select", "ISO-001", "--call-timeout", "0.5", "--json", str(tmp_path / "r.json")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "ISO-001 error" in done.stdout + done.stderr
+    assert '"error": 1' in (tmp_path / "r.json").read_text(encoding="utf-8")
