@@ -225,6 +225,12 @@ def view_where(view: View, *, tenant: bool = True) -> tuple[str, dict[str, Any]]
     return " AND ".join(parts), params
 
 
+def _legs(policy: Policy, tokens: list[str], vector: tuple[float, ...] | None) -> tuple[bool, bool]:
+    """Whether the question searches the full-text index (a term, not dense mode) and the
+    vectors (a direction, not lexical mode)."""
+    return policy.mode != "dense" and bool(tokens), policy.mode != "lexical" and vector is not None
+
+
 def _row(record: Any) -> IndexRow:
     fields = dict(zip(_FIELDS, record, strict=False))
     return IndexRow.stored(fields | {"start": fields["start_char"], "end": fields["end_char"]})
@@ -401,11 +407,9 @@ class DuckdbSystem:
             table = self._table(self._db, view.tenant)
             if table is None:
                 return Result((), 0, 0, 0)
-            lexical = policy.mode != "dense" and bool(tokens)
-            dense = policy.mode != "lexical" and vector is not None
             sql, params = self._search_sql(table, view, tokens, vector, policy)
             found = self._db.execute(sql, params).fetchall()
-            counts = self._counts(table, view, lexical, dense, tokens, vector)
+            counts = self._counts(table, view, *_legs(policy, tokens, vector), tokens, vector)
         pairs = [(_row(record), float(record[-1])) for record in found]
         hits = tuple(row.hit(score) for row, score in ranked(pairs, policy.result_limit))
         return Result(hits, *counts)
@@ -431,8 +435,7 @@ class DuckdbSystem:
         policy: Policy,
     ) -> tuple[str, dict[str, Any]]:
         """The search's SQL and its parameters."""
-        lexical = policy.mode != "dense" and bool(tokens)
-        dense = policy.mode != "lexical" and vector is not None
+        lexical, dense = _legs(policy, tokens, vector)
         where, params = view_where(view, tenant=not self.per_tenant)
         # k is an integer the optimizer must see as a constant to use the HNSW index.
         k = int(policy.candidate_limit)

@@ -76,3 +76,26 @@ def bulk_ingest_is_ingest_of_each_document_in_order(factory: Callable[[], Any]) 
     assert bulk.ingest_many(d for d in docs) == tuple(single.ingest(d) for d in docs)
     for mode in ("lexical", "dense", "hybrid"):
         assert hits(bulk, "payment", mode) == hits(single, "payment", mode)
+
+
+def bm25_statistics_span_the_table(
+    shared: Callable[[], Any], per_tenant: Callable[[], Any]
+) -> None:
+    """The engine's BM25 reads N, the average length and each document frequency over the
+    whole table, whatever the WHERE admits (the kit's STAT-001, ISO-002, LIFE-004)."""
+
+    def score(factory: Callable[[], Any], *docs: Doc) -> float:
+        system = factory()
+        system.ingest(Doc("acme", "d1", "payment ledger"))
+        system.ingest(Doc("acme", "d2", "invoice ledger"))
+        system.ingest(Doc("acme", "d3", "other words here"))
+        for doc in docs:
+            system.ingest(doc)
+        return float(hits(system, "payment", "lexical")[0][1])
+
+    other_tenant = Doc("globex", "g1", "payment payment payment")
+    restricted = Doc("acme", "d9", "payment payment", classification="restricted")
+    assert score(shared, other_tenant) != score(shared)
+    # A table per tenant keeps other tenants out, not the tenant's own hidden chunks.
+    assert score(per_tenant, other_tenant) == score(per_tenant)
+    assert score(per_tenant, restricted) != score(per_tenant)

@@ -229,24 +229,8 @@ def test_the_hnsw_index_filters_after_its_top_k() -> None:
 
 
 def test_bm25_statistics_span_the_table() -> None:
-    """match_bm25 reads N, the average length and each document frequency over the
-    whole table, whatever the WHERE admits (the kit's STAT-001, ISO-002, LIFE-004)."""
-
-    def score(factory: Callable[[], engine.DuckdbSystem], *docs: Doc) -> float:
-        system = factory()
-        system.ingest(Doc("acme", "d1", "payment ledger"))
-        system.ingest(Doc("acme", "d2", "invoice ledger"))
-        system.ingest(Doc("acme", "d3", "other words here"))
-        for doc in docs:
-            system.ingest(doc)
-        return _hits(system, "payment", "lexical")[0][1]
-
-    other_tenant = Doc("globex", "g1", "payment payment payment")
-    restricted = Doc("acme", "d9", "payment payment", classification="restricted")
-    assert score(engine.shared, other_tenant) != score(engine.shared)
-    # A table per tenant keeps other tenants out, not the tenant's own hidden chunks.
-    assert score(engine.per_tenant, other_tenant) == score(engine.per_tenant)
-    assert score(engine.per_tenant, restricted) != score(engine.per_tenant)
+    """match_bm25 reads the whole table's statistics (tests/engines/sql_cases.py)."""
+    sql_cases.bm25_statistics_span_the_table(engine.shared, engine.per_tenant)
 
 
 @pytest.mark.parametrize(
